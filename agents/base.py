@@ -1,0 +1,66 @@
+"""The Agent protocol and the agent registry."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """Plays one side of one game.
+
+    ``act(state)`` returns one of ``state.legal_actions()`` for
+    ``state.current_player == self.player``. Agents own a seeded RNG and never
+    touch the state's dice.
+    """
+
+    player: int
+
+    def act(self, state) -> int: ...
+
+
+class RandomAgent:
+    """Uniformly random among the legal actions."""
+
+    def __init__(self, game, player: int, seed: int | None = None):
+        self.game = game
+        self.player = player
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, state) -> int:
+        legal = state.legal_actions()
+        return legal[int(self.rng.integers(len(legal)))]
+
+    def __repr__(self) -> str:
+        return "random"
+
+
+# kind -> factory(game, player, seed, **kwargs); strings are "module:attr", imported lazily.
+_AGENTS: dict[str, str | Callable[..., Agent]] = {
+    "random": RandomAgent,
+    "heuristic": "agents.heuristic:make_heuristic",
+}
+
+
+def register_agent(kind: str, factory: str | Callable[..., Agent]) -> None:
+    _AGENTS[kind] = factory
+
+
+def agent_kinds() -> list[str]:
+    return sorted(_AGENTS)
+
+
+def make_agent(kind: str, game, player: int | str, seed: int | None = None, **kwargs: Any) -> Agent:
+    """Build an agent of ``kind`` playing ``player`` (index or side name) in ``game``."""
+    try:
+        factory = _AGENTS[kind]
+    except KeyError:
+        raise ValueError(f"unknown agent kind {kind!r}; kinds: {', '.join(agent_kinds())}") from None
+    if isinstance(factory, str):
+        module, _, attr = factory.partition(":")
+        factory = getattr(importlib.import_module(module), attr)
+    return factory(game, game.player_index(player), seed=seed, **kwargs)

@@ -1,0 +1,1 @@
+"""Evaluation: demo, fuzzing and benchmarks."""

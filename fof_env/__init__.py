@@ -1,0 +1,26 @@
+"""Wargame rules engines as game-AI environments.
+
+Public entry points::
+
+    import fof_env
+    game = fof_env.make_game("strike_force_one", optional_rules=True)
+    state = game.new_initial_state(seed=1)
+    while not state.is_terminal:
+        state.apply(state.legal_actions()[0])
+
+``fof_env.list_games()`` names every registered ruleset/scenario.
+"""
+
+from fof_env.core.dice import ScriptedDice, SeededDice
+from fof_env.core.errors import IllegalActionError, PositionError
+from fof_env.core.registry import list_games, make_game, register_game
+
+__all__ = [
+    "IllegalActionError",
+    "PositionError",
+    "ScriptedDice",
+    "SeededDice",
+    "list_games",
+    "make_game",
+    "register_game",
+]

@@ -1,0 +1,1 @@
+"""Ruleset-agnostic kernel: game/state protocol, dice, errors, hex grid, records."""

@@ -1,0 +1,61 @@
+"""The Strike Force One :class:`~fof_env.core.game.Game`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fof_env.core.errors import OptionError
+from fof_env.core.game import Game
+from fof_env.strike_force_one.data import SIDES, Scenario, scenario
+from fof_env.strike_force_one.observation import OBS_SIZE, OBS_VERSION
+from fof_env.strike_force_one.state import NUM_ACTIONS, StrikeForceOneState
+
+
+class StrikeForceOneGame(Game):
+    """Strike Force One. Options:
+
+    * ``optional_rules`` (bool, default False): rules 7.0 stacking, 8.0 woods and
+      9.0 combat differential, all together ("All of these optional rules must be
+      used if any are used").
+    """
+
+    name = "strike_force_one"
+    player_names = SIDES
+    num_actions = NUM_ACTIONS
+    observation_shape = (OBS_SIZE,)
+    observation_version = OBS_VERSION
+    max_decisions = 600
+
+    def __init__(self, optional_rules: bool = False, **unknown: Any):
+        if unknown:
+            raise OptionError(
+                f"unknown option(s) {sorted(unknown)} for strike_force_one; options: optional_rules (bool)"
+            )
+        if not isinstance(optional_rules, bool):
+            raise OptionError(f"optional_rules must be True or False, got {optional_rules!r}")
+        self.optional_rules = optional_rules
+        self.options = {"optional_rules": optional_rules}
+        self.scenario: Scenario = scenario()
+
+    def initial_position(self) -> dict[str, Any]:
+        sc = self.scenario
+        from fof_env.strike_force_one.data import SIDE_UNITS, UNIT_LETTERS
+
+        return {
+            "turn": 1,
+            "phase": "soviet_move",
+            "units": {
+                SIDES[s]: {UNIT_LETTERS[s][i]: sc.grid.names[sc.setup[u]] for i, u in enumerate(SIDE_UNITS[s])}
+                for s in (0, 1)
+            },
+        }
+
+    def new_initial_state(self, seed: int | None = None) -> StrikeForceOneState:
+        position = self.initial_position()
+        position["seed"] = seed
+        return self.state_from_position(position)
+
+    def state_from_position(self, position: dict[str, Any]) -> StrikeForceOneState:
+        from fof_env.strike_force_one.position import state_from_position
+
+        return state_from_position(self, position)

@@ -1,0 +1,1 @@
+"""Training scripts for fof_env agents."""
