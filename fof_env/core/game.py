@@ -178,6 +178,25 @@ class State:
             return 1
         return None
 
+    # Attributes that are static, derived caches or logs; everything else in a state's
+    # ``__slots__`` is position and must match between equal states.
+    _NOT_POSITION = frozenset({"game", "sc", "dice", "events", "_legal_cache", "_reach", "_start", "_rolls"})
+
+    def fingerprint(self) -> tuple:
+        """Everything that defines the position and its future (incl. the dice state).
+
+        Two states with equal fingerprints behave identically under equal actions.
+        """
+        names = [n for cls in type(self).__mro__ for n in getattr(cls, "__slots__", ())]
+        values = []
+        for name in names:
+            if name in self._NOT_POSITION:
+                continue
+            value = getattr(self, name)
+            values.append(tuple(value) if isinstance(value, list) else value)
+        values.append(json.dumps(self.dice.to_json(), sort_keys=True))
+        return tuple(values)
+
     def _decision_name(self) -> str:
         return "terminal" if self.is_terminal else self.decision.kind
 

@@ -1,0 +1,89 @@
+"""Movement reachability on bitsets (rules 4.2-4.5, 7.1, 8.1).
+
+Hex sets are Python ints used as bitsets (bit ``h`` = hex ``h``), which makes a
+breadth-first search over the 68-hex map a handful of integer operations per
+layer. Costs: a clear hex costs 1, a woods hex 2 (optional rules; impassable
+otherwise); the allowance is 4.
+"""
+
+from __future__ import annotations
+
+MOVEMENT_ALLOWANCE = 4
+
+
+def reachable_bits(
+    start: int,
+    enemy: int,
+    zoc: int,
+    full: int,
+    woods: int,
+    woods_cost_two: bool,
+    neighbor_bits: tuple[int, ...],
+) -> int:
+    """Hexes a unit at ``start`` may end its move in, excluding ``start``.
+
+    ``enemy``: enemy-occupied hexes (never entered, 4.4); ``zoc``: hexes adjacent to
+    an enemy (entering one stops the unit, 4.5; no step from one such hex straight
+    into another); ``full``: hexes the unit may pass through but not end in
+    (friendly stacking limit, 4.4/7.1); ``woods``: woods hexes, entered at cost 2 when
+    ``woods_cost_two`` else never (2.0/8.1).
+    """
+    start_bit = 1 << start
+    blocked = enemy if woods_cost_two else enemy | woods
+    reached = start_bit
+    layers = [start_bit, 0, 0, 0, 0, 0]
+    for cost in range(MOVEMENT_ALLOWANCE):
+        frontier = layers[cost]
+        if cost:
+            frontier &= ~zoc  # 4.5: a unit that entered an enemy-adjacent hex has stopped
+        if not frontier:
+            continue
+        around = 0
+        while frontier:
+            low = frontier & -frontier
+            around |= neighbor_bits[low.bit_length() - 1]
+            frontier ^= low
+        around &= ~blocked & ~reached
+        if cost == 0 and start_bit & zoc:
+            around &= ~zoc  # 4.5: never directly from one enemy-adjacent hex to another
+        if woods_cost_two:
+            into_woods = around & woods
+            around &= ~woods
+            if cost + 2 <= MOVEMENT_ALLOWANCE:
+                layers[cost + 2] |= into_woods
+                reached |= into_woods
+        layers[cost + 1] |= around
+        reached |= around
+    return reached & ~start_bit & ~full
+
+
+def can_move(
+    start: int,
+    enemy: int,
+    zoc: int,
+    full: int,
+    woods: int,
+    woods_cost_two: bool,
+    neighbor_bits: tuple[int, ...],
+) -> bool:
+    """Whether :func:`reachable_bits` is non-empty, usually decided by the first ring."""
+    first = neighbor_bits[start] & ~enemy
+    if not woods_cost_two:
+        first &= ~woods
+    if (1 << start) & zoc:
+        first &= ~zoc
+    if first & ~full:
+        return True
+    if not first:
+        return False
+    return bool(reachable_bits(start, enemy, zoc, full, woods, woods_cost_two, neighbor_bits))
+
+
+def bits_to_list(bits: int) -> list[int]:
+    """Set bits in increasing order."""
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(low.bit_length() - 1)
+        bits ^= low
+    return out
