@@ -101,7 +101,7 @@ def connect_four_rate(seconds: float, repeats: int) -> float:
         while time.perf_counter() - start < budget:
             env.reset(seed=seed)
             seed += 1
-            for agent in env.agent_iter():
+            for _agent in env.agent_iter():
                 obs, _, termination, truncation, _ = env.last()
                 if termination or truncation:
                     env.step(None)

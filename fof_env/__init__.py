@@ -8,7 +8,9 @@ Public entry points::
     while not state.is_terminal:
         state.apply(state.legal_actions()[0])
 
-``fof_env.list_games()`` names every registered ruleset/scenario.
+``fof_env.list_games()`` names every registered ruleset/scenario. Importing
+``fof_env`` also registers the Gymnasium ids ``fof_env/<Game>-v0`` (for example
+``fof_env/StrikeForceOne-v0``) when gymnasium is installed; see ``fof_env.envs``.
 """
 
 from fof_env.core.dice import ScriptedDice, SeededDice
@@ -24,3 +26,12 @@ __all__ = [
     "make_game",
     "register_game",
 ]
+
+
+try:  # Gymnasium ids; the rules engines themselves never import gymnasium.
+    from fof_env.envs.registration import register_envs as _register_envs
+except ModuleNotFoundError as _exc:  # pragma: no cover - gymnasium not installed
+    if _exc.name != "gymnasium":
+        raise
+else:
+    _register_envs()

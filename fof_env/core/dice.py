@@ -15,24 +15,41 @@ from fof_env.core.errors import PositionError
 
 
 class SeededDice:
-    """Reproducible dice: same seed, same sequence of rolls."""
+    """Reproducible dice: same seed, same sequence of rolls.
 
-    __slots__ = ("_rng",)
+    A clone holds only the generator's state and builds its own generator on its
+    first roll, so cloning a state for search costs a dict copy, not a new PCG64.
+    """
+
+    __slots__ = ("_rng", "_state")
 
     def __init__(self, seed: int | None = None, *, _rng: np.random.Generator | None = None):
         self._rng = _rng if _rng is not None else np.random.Generator(np.random.PCG64(seed))
+        self._state: dict[str, Any] | None = None
+
+    def _generator(self) -> np.random.Generator:
+        if self._rng is None:
+            bg = np.random.PCG64()
+            bg.state = self._state
+            self._rng = np.random.Generator(bg)
+            self._state = None
+        return self._rng
 
     def roll(self, sides: int = 6) -> int:
         """One die with ``sides`` faces, 1..sides."""
-        return int(self._rng.integers(1, sides + 1))
+        return int((self._rng or self._generator()).integers(1, sides + 1))
+
+    def _snapshot(self) -> dict[str, Any]:
+        return self._state if self._rng is None else self._rng.bit_generator.state
 
     def clone(self) -> SeededDice:
-        bg = np.random.PCG64()
-        bg.state = self._rng.bit_generator.state
-        return SeededDice(_rng=np.random.Generator(bg))
+        other = SeededDice.__new__(SeededDice)
+        other._rng = None
+        other._state = self._snapshot()  # never mutated: a fresh dict per snapshot
+        return other
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": "seeded", "state": self._rng.bit_generator.state}
+        return {"kind": "seeded", "state": self._snapshot()}
 
     def __repr__(self) -> str:
         return "SeededDice(...)"

@@ -79,11 +79,18 @@ def can_move(
     return bool(reachable_bits(start, enemy, zoc, full, woods, woods_cost_two, neighbor_bits))
 
 
+# _BYTE_BITS[k][b]: the hex indices of the set bits of byte value ``b`` at byte position ``k``.
+_BYTE_BITS = tuple(tuple(tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256)) for k in range(16))
+
+
 def bits_to_list(bits: int) -> list[int]:
-    """Set bits in increasing order."""
-    out = []
+    """Set bits in increasing order (a byte at a time, via a lookup table)."""
+    out: list[int] = []
+    k = 0
     while bits:
-        low = bits & -bits
-        out.append(low.bit_length() - 1)
-        bits ^= low
+        b = bits & 255
+        if b:
+            out.extend(_BYTE_BITS[k][b])
+        bits >>= 8
+        k += 1
     return out

@@ -34,7 +34,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from fof_env.strike_force_one.data import NUM_UNITS, SIDE_UNITS, UNIT_SIDE
+from fof_env.strike_force_one.data import NUM_UNITS, UNIT_SIDE
+from fof_env.strike_force_one.movement import bits_to_list
+from fof_env.strike_force_one.state import ATTACK_ADD, MOVE_TARGET, RETREAT_HEX, TERMINAL
 
 OBS_VERSION = 1
 NUM_HEXES = 68
@@ -59,57 +61,64 @@ _BASE_CACHE: dict[int, np.ndarray] = {}
 
 def encode(state, player: int) -> np.ndarray:
     """The observation of ``player`` (0 Soviet, 1 U.S.) in ``state``."""
-    from fof_env.strike_force_one.state import ATTACK_ADD, MOVE_TARGET, RETREAT_HEX, TERMINAL
-
     key = id(state.sc)
     base = _BASE_CACHE.get(key)
     if base is None:
         base = _BASE_CACHE[key] = _static_planes(state)
-    obs = base.copy()
+    idx: list[int] = []
+    val: list[float] = []
+    counts: dict[int, float] = {}  # stacked units add up in the count planes
     uh = state.unit_hex
     coords = state.sc.grid.coords
+    done = state.done
+    attacked_bits = state.attacked
+    zoc = 0
+    neighbor_bits = state.sc.neighbor_bits
     for u in range(NUM_UNITS):
         h = uh[u]
         if h < 0:
             continue
-        own = UNIT_SIDE[u] == player
-        obs[(136 if own else 204) + h] += 0.5
-        acted = (state.done >> u) & 1
-        attacked = (state.attacked >> u) & 1
-        if own and acted:
-            obs[272 + h] += 0.5
-        if not own and attacked:
-            obs[340 + h] += 0.5
+        acted = (done >> u) & 1
+        attacked = (attacked_bits >> u) & 1
+        if UNIT_SIDE[u] == player:
+            counts[136 + h] = counts.get(136 + h, 0.0) + 0.5
+            if acted:
+                counts[272 + h] = counts.get(272 + h, 0.0) + 0.5
+        else:
+            counts[204 + h] = counts.get(204 + h, 0.0) + 0.5
+            if attacked:
+                counts[340 + h] = counts.get(340 + h, 0.0) + 0.5
+            zoc |= neighbor_bits[h]
         c, r = coords[h]
         o = _UNIT_BASE + 5 * u
-        obs[o] = 1.0
-        obs[o + 1] = c / 8.0
-        obs[o + 2] = r / 9.0
-        obs[o + 3] = acted
-        obs[o + 4] = attacked
-    nb = state.sc.grid.neighbors
-    for u in SIDE_UNITS[1 - player]:
-        h = uh[u]
-        if h >= 0:
-            for n in nb[h]:
-                obs[408 + n] = 1.0
+        idx += (o, o + 1, o + 2, o + 3, o + 4)
+        val += (1.0, c / 8.0, r / 9.0, acted, attacked)
+    for h in bits_to_list(zoc):
+        idx.append(408 + h)
+        val.append(1.0)
     kind = state.kind
     if kind == MOVE_TARGET:
-        obs[476 + uh[state.selected]] = 1.0
+        idx.append(476 + uh[state.selected])
+        val.append(1.0)
     elif kind == RETREAT_HEX:
-        obs[476 + uh[state.retreat_queue[0]]] = 1.0
+        idx.append(476 + uh[state.retreat_queue[0]])
+        val.append(1.0)
     if state.target >= 0:
-        obs[544 + state.target] = 1.0
+        idx.append(544 + state.target)
+        val.append(1.0)
     for h in state.attack_hexes:
-        obs[612 + h] = 1.0
+        idx.append(612 + h)
+        val.append(1.0)
     if kind != TERMINAL:
-        obs[_SCALARS + state.turn - 1] = 1.0
-        obs[_SCALARS + 4 + state.phase] = 1.0
-        obs[_SCALARS + 8 + kind] = 1.0
-    obs[_SCALARS + 14 + player] = 1.0
-    obs[_SCALARS + 16] = float(state.optional)
-    obs[_SCALARS + 17] = float((state.phase >> 1) == player)
+        idx += (_SCALARS + state.turn - 1, _SCALARS + 4 + state.phase, _SCALARS + 8 + kind)
+        val += (1.0, 1.0, 1.0)
+    idx += (_SCALARS + 14 + player, _SCALARS + 16, _SCALARS + 17, _SCALARS + 19)
+    val += (1.0, float(state.optional), float((state.phase >> 1) == player), state.soviet_towns() / 3.0)
     if kind == ATTACK_ADD and state.attack_units:
-        obs[_SCALARS + 18] = state._differential(state.attack_units, state.target) / 5.0
-    obs[_SCALARS + 19] = state.soviet_towns() / 3.0
+        idx.append(_SCALARS + 18)
+        val.append(state._differential(state.attack_units, state.target) / 5.0)
+    idx += counts.keys()
+    val += counts.values()
+    obs = base.copy()
+    obs[idx] = val
     return obs

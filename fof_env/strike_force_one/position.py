@@ -4,7 +4,7 @@ Example::
 
     {
       "turn": 2,                        # 1..4
-      "phase": "us_combat",             # soviet_move | soviet_combat | us_move | us_combat
+      "phase": "us_combat",             # soviet_move | soviet_combat | us_move | us_combat | game_over
       "units": {                        # unit letter -> hex (CCRR); a missing unit is eliminated
         "soviet": {"A": "0604", "B": "0605"},
         "us": {"A": "0303", "D": "0504"}
@@ -15,7 +15,8 @@ Example::
     }
 
 ``game``/``options`` keys are accepted and checked against the game. A position
-describes the start of a decision of the phasing player (between activations);
+describes the start of a decision of the phasing player (between activations),
+or a finished game (``"phase": "game_over"``, turn 4);
 the middle of an attack (retreats, advances) is reached by applying actions.
 """
 
@@ -27,6 +28,7 @@ from fof_env.core.errors import PositionError
 from fof_env.strike_force_one.data import SIDE_UNITS, SIDES, UNIT_LETTERS, UNIT_NAMES
 from fof_env.strike_force_one.state import ATTACK_TARGET, PHASES, SELECT_UNIT, StrikeForceOneState
 
+GAME_OVER = "game_over"  # the phase of a finished game: the winner follows from the units (6.0)
 _KEYS = {"game", "options", "turn", "phase", "units", "done", "attacked", "seed"}
 
 
@@ -57,8 +59,13 @@ def state_from_position(game, position: dict[str, Any]) -> StrikeForceOneState:
     if not isinstance(turn, int) or not 1 <= turn <= sc.turns:
         raise PositionError(f"turn must be 1..{sc.turns}, got {turn!r}")
     phase_name = position.get("phase", PHASES[0])
-    if phase_name not in PHASES:
-        raise PositionError(f"phase must be one of {PHASES}, got {phase_name!r}")
+    over = phase_name == GAME_OVER
+    if over:
+        if turn != sc.turns:
+            raise PositionError(f"phase {GAME_OVER!r} needs turn {sc.turns}, got {turn!r}")
+        phase_name = PHASES[-1]
+    elif phase_name not in PHASES:
+        raise PositionError(f"phase must be one of {(*PHASES, GAME_OVER)}, got {phase_name!r}")
     units = position.get("units")
     if not isinstance(units, dict) or set(units) - set(SIDES):
         raise PositionError("position['units'] must be {'soviet': {letter: hex}, 'us': {letter: hex}}")
@@ -104,6 +111,7 @@ def state_from_position(game, position: dict[str, Any]) -> StrikeForceOneState:
         PHASES.index(phase_name),
         _unit_ids(position.get("done", []), "done"),
         _unit_ids(position.get("attacked", []), "attacked"),
+        over=over,
     )
     return state
 
@@ -124,7 +132,7 @@ def state_to_position(state: StrikeForceOneState) -> dict[str, Any]:
         "game": state.game.name,
         "options": dict(state.game.options),
         "turn": state.turn,
-        "phase": PHASES[state.phase],
+        "phase": GAME_OVER if state.is_terminal else PHASES[state.phase],
         "units": units,
         "done": [UNIT_NAMES[u] for u in range(len(UNIT_NAMES)) if (state.done >> u) & 1],
         "attacked": [UNIT_NAMES[u] for u in range(len(UNIT_NAMES)) if (state.attacked >> u) & 1],

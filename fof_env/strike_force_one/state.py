@@ -47,6 +47,7 @@ from fof_env.strike_force_one.data import (
     UNIT_NAMES,
     UNIT_SIDE,
 )
+from fof_env.strike_force_one.movement import bits_to_list, can_move, reachable_bits
 
 NUM_HEXES = 68
 UNIT0 = NUM_HEXES
@@ -58,7 +59,6 @@ PHASES = ("soviet_move", "soviet_combat", "us_move", "us_combat")
 
 SELECT_UNIT, MOVE_TARGET, ATTACK_TARGET, ATTACK_ADD, RETREAT_HEX, ADVANCE, TERMINAL = range(7)
 KIND_NAMES = ("select_unit", "move_target", "attack_target", "attack_add", "retreat_hex", "advance", "terminal")
-MOVEMENT_ALLOWANCE = 4
 MAX_COLUMN = 5
 UNIT_BY_NAME = {name: i for i, name in enumerate(UNIT_NAMES)}
 
@@ -74,7 +74,9 @@ class StrikeForceOneState(State):
     )  # fmt: skip
 
     # ------------------------------------------------------------------ set-up
-    def _setup(self, game, unit_hex: list[int], turn: int, phase: int, done: int, attacked: int) -> None:
+    def _setup(
+        self, game, unit_hex: list[int], turn: int, phase: int, done: int, attacked: int, over: bool = False
+    ) -> None:
         self.game = game
         self.sc = game.scenario
         self.optional = game.optional_rules
@@ -92,9 +94,12 @@ class StrikeForceOneState(State):
         self.retreat_result = ""
         self.advance_units: list[int] = []
         self._winner = -1
-        self._reach: dict[int, list[int]] = {}
+        self._reach: dict[int, tuple] = {}
         self.kind = SELECT_UNIT
-        self._enter_phase(announce=True)
+        if over:
+            self._finish()
+        else:
+            self._enter_phase(announce=True)
 
     def clone(self) -> StrikeForceOneState:
         other = StrikeForceOneState.__new__(StrikeForceOneState)
@@ -253,79 +258,79 @@ class StrikeForceOneState(State):
         self._place(u, -1)
 
     # -------------------------------------------------------------- movement
-    def reachable(self, u: int) -> list[int]:
+    def _move_masks(self, side: int) -> tuple[int, int, int]:
+        """(enemy-occupied, enemy-adjacent, friendly-full) hex bitsets for ``side``.
+
+        Cached in ``_reach`` under key ``-1 - side`` until a unit changes hex.
+        """
+        cached = self._reach.get(-1 - side)
+        if cached is not None:
+            return cached
+        uh = self.unit_hex
+        nb = self.sc.neighbor_bits
+        enemy = zoc = 0
+        for v in SIDE_UNITS[1 - side]:
+            h = uh[v]
+            if h >= 0:
+                enemy |= 1 << h
+                zoc |= nb[h]
+        own = 0
+        full = 0
+        for v in SIDE_UNITS[side]:
+            h = uh[v]
+            if h >= 0:
+                bit = 1 << h
+                if self.stack_limit == 1 or own & bit:
+                    full |= bit
+                own |= bit
+        masks = self._reach[-1 - side] = (enemy, zoc, full)  # type: ignore[assignment]
+        return masks
+
+    def reachable(self, u: int) -> tuple[int, ...]:
         """Hexes unit ``u`` may end its move in this phase, excluding its own hex (sorted).
 
         Rules 4.2-4.5: a continuous path of at most four hexes; never into or
         through enemy-occupied hexes; woods impassable (basic) or two hexes (8.1);
         stop on entering a hex adjacent to an enemy; never step directly between
         two enemy-adjacent hexes; never end in a friendly-occupied hex (4.4) or a
-        hex already holding two friendly units (7.1).
+        hex already holding two friendly units (7.1). See :mod:`.movement`.
         """
         cached = self._reach.get(u)
-        if cached is not None:
-            return cached
-        side = UNIT_SIDE[u]
-        start = self.unit_hex[u]
-        enemy = self._side_bits(1 - side)
-        zoc = self._zoc_bits(side)
-        woods = self.sc.woods
-        neighbors = self.sc.grid.neighbors
-        optional = self.optional
-        best = {start: 0}
-        buckets: list[list[int]] = [[start], [], [], [], []]
-        for cost in range(MOVEMENT_ALLOWANCE + 1):
-            for h in buckets[cost]:
-                if best[h] != cost:
-                    continue
-                in_zoc = (zoc >> h) & 1
-                if in_zoc and h != start:
-                    continue  # 4.5: must stop on entering a hex adjacent to an enemy
-                for n in neighbors[h]:
-                    if (enemy >> n) & 1:
-                        continue
-                    if woods[n]:
-                        if not optional:
-                            continue
-                        step = cost + 2
-                    else:
-                        step = cost + 1
-                    if step > MOVEMENT_ALLOWANCE or (in_zoc and (zoc >> n) & 1):
-                        continue
-                    if step < best.get(n, 99):
-                        best[n] = step
-                        buckets[step].append(n)
-        limit = self.stack_limit
-        del best[start]
-        if best:
-            own = [self.unit_hex[v] for v in SIDE_UNITS[side] if v != u]
-            result = sorted(h for h in best if own.count(h) < limit)
-        else:
-            result = []
-        self._reach[u] = result
-        return result
+        if cached is None:
+            enemy, zoc, full = self._move_masks(UNIT_SIDE[u])
+            bits = reachable_bits(
+                self.unit_hex[u], enemy, zoc, full, self.sc.woods_bits, self.optional, self.sc.neighbor_bits
+            )
+            cached = self._reach[u] = tuple(bits_to_list(bits))
+        return cached
 
     def _movable_units(self) -> list[int]:
         side = self.phase >> 1
         done = self.done
         uh = self.unit_hex
-        return [u for u in SIDE_UNITS[side] if uh[u] >= 0 and not (done >> u) & 1 and self.reachable(u)]
+        enemy, zoc, full = self._move_masks(side)
+        woods, optional, nb = self.sc.woods_bits, self.optional, self.sc.neighbor_bits
+        return [
+            u
+            for u in SIDE_UNITS[side]
+            if uh[u] >= 0 and not (done >> u) & 1 and can_move(uh[u], enemy, zoc, full, woods, optional, nb)
+        ]
 
     # ---------------------------------------------------------------- combat
-    def _available_attack_hexes(self) -> dict[int, list[int]]:
-        """Friendly hexes whose units may all still attack this turn (5.2, 7.2)."""
-        side = self.phase >> 1
-        out: dict[int, list[int]] = {}
-        blocked = set()
-        for u in SIDE_UNITS[side]:
-            h = self.unit_hex[u]
-            if h < 0:
-                continue
-            if (self.done >> u) & 1:
-                blocked.add(h)
-            out.setdefault(h, []).append(u)
+    def _available_attack_hexes(self) -> dict[int, int]:
+        """Friendly hexes whose units may all still attack this turn -> unit count (5.2, 7.2)."""
+        uh = self.unit_hex
+        done = self.done
+        out: dict[int, int] = {}
+        blocked = []
+        for u in SIDE_UNITS[self.phase >> 1]:
+            h = uh[u]
+            if h >= 0:
+                out[h] = out.get(h, 0) + 1
+                if (done >> u) & 1:
+                    blocked.append(h)
         for h in blocked:
-            del out[h]
+            out.pop(h, None)
         return out
 
     def defense_value(self, h: int) -> int:
@@ -337,23 +342,32 @@ class StrikeForceOneState(State):
         return len(attackers) - self.defense_value(target)
 
     def _attackable_targets(self) -> list[int]:
-        side = self.phase >> 1
+        """Enemy hexes that can be attacked now (5.1-5.3, 7.2, 9.1)."""
         avail = self._available_attack_hexes()
         if not avail:
             return []
-        nbs = self.sc.grid.neighbor_sets
-        targets = set()
-        for u in SIDE_UNITS[1 - side]:
-            h = self.unit_hex[u]
+        uh = self.unit_hex
+        attacked = self.attacked
+        defenders: dict[int, int] = {}
+        spent = set()
+        for u in SIDE_UNITS[1 - (self.phase >> 1)]:
+            h = uh[u]
             if h >= 0:
-                targets.add(h)
+                defenders[h] = defenders.get(h, 0) + 1
+                if (attacked >> u) & 1:
+                    spent.add(h)  # 5.2: no unit may be attacked more than once per turn
+        neighbors = self.sc.grid.neighbors
+        woods = self.sc.woods
         result = []
-        for t in sorted(targets):
-            if any((self.attacked >> u) & 1 for u in self.units_at(t)):
-                continue  # 5.2: no unit may be attacked more than once per turn
-            strength = sum(len(units) for h, units in avail.items() if h in nbs[t])
-            if strength and strength - self.defense_value(t) >= 0:
+        for t, n in defenders.items():
+            if t in spent:
+                continue
+            strength = 0
+            for h in neighbors[t]:
+                strength += avail.get(h, 0)
+            if strength and strength >= (2 * n if woods[t] else n):
                 result.append(t)
+        result.sort()
         return result
 
     def _attack_add_options(self) -> list[int]:
@@ -443,8 +457,7 @@ class StrikeForceOneState(State):
         self.advance_units = []
         self.retreat_queue = []
         self.target = -1
-        self.kind = ATTACK_TARGET
-        if not self._attackable_targets():
+        if not self._offer_attack_targets():
             self._end_phase()
 
     # ---------------------------------------------------------------- phases
@@ -454,13 +467,11 @@ class StrikeForceOneState(State):
             if announce:
                 self.events.append(ev.PhaseStarted(self.turn, PHASES[self.phase]))
             if self.phase % 2 == 0:
-                self.kind = SELECT_UNIT
-                if self._movable_units():
+                if self._offer_unit_selection():
                     return
             else:
-                self.kind = ATTACK_TARGET
                 self.target = -1
-                if self._attackable_targets():
+                if self._offer_attack_targets():
                     return
             if not self._advance_phase():
                 return
@@ -481,6 +492,22 @@ class StrikeForceOneState(State):
             self.phase += 1
         return True
 
+    def _offer_unit_selection(self) -> bool:
+        """Ask ``select_unit`` if any unit can move; the legal list is primed as a by-product."""
+        self.kind = SELECT_UNIT
+        units = self._movable_units()
+        if units:
+            self._legal_cache = [UNIT0 + u for u in units] + [PASS]
+        return bool(units)
+
+    def _offer_attack_targets(self) -> bool:
+        """Ask ``attack_target`` if any attack is possible; primes the legal list."""
+        self.kind = ATTACK_TARGET
+        targets = self._attackable_targets()
+        if targets:
+            self._legal_cache = [*targets, PASS]
+        return bool(targets)
+
     def _end_phase(self) -> None:
         if self._advance_phase():
             self._enter_phase(announce=True)
@@ -498,7 +525,7 @@ class StrikeForceOneState(State):
             return [UNIT0 + u for u in self._movable_units()] + [PASS]
         if kind == MOVE_TARGET:
             u = self.selected
-            return sorted([*self.reachable(u), self.unit_hex[u]])
+            return sorted([*self.reachable(u), self.unit_hex[u]])  # own hex = stay
         if kind == ATTACK_TARGET:
             return [*self._attackable_targets(), PASS]
         if kind == ATTACK_ADD:
@@ -528,8 +555,7 @@ class StrikeForceOneState(State):
             if action != origin:
                 self.events.append(ev.UnitMoved(UNIT_NAMES[u], self.hex_name(origin), self.hex_name(action)))
                 self._place(u, action)
-            self.kind = SELECT_UNIT
-            if not self._movable_units():
+            if not self._offer_unit_selection():
                 self._end_phase()
         elif kind == ATTACK_TARGET:
             if action == PASS:

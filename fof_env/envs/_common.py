@@ -1,0 +1,104 @@
+"""Helpers shared by the Gymnasium and PettingZoo adapters."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from fof_env.core.dice import SeededDice
+from fof_env.core.errors import IllegalActionError, OptionError
+from fof_env.core.game import Game, State
+from fof_env.core.registry import make_game
+
+RENDER_MODES = ("ansi", "rgb_array")
+REWARDS = ("win", "shaped")
+SEED_LIMIT = 2**63 - 1
+MAX_RESET_ATTEMPTS = 100
+
+
+def build_game(game: str | Game, options: dict[str, Any], adapter: str, own_kwargs: str) -> Game:
+    """``make_game(game, **options)``; an unknown option names the adapter's own kwargs too."""
+    if isinstance(game, Game):
+        if options:
+            raise OptionError(
+                f"{adapter} got a Game object and scenario options {sorted(options)}; "
+                "pass options to make_game instead, or pass the game by name"
+            )
+        return game
+    if not isinstance(game, str):
+        raise OptionError(f"{adapter}: game must be a game name or a Game, got {game!r}")
+    try:
+        return make_game(game, **options)
+    except OptionError as exc:
+        raise OptionError(f"{exc} (the {adapter} keyword arguments themselves are: {own_kwargs})") from None
+
+
+def check_render_mode(render_mode: str | None) -> None:
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be None or one of {RENDER_MODES}, got {render_mode!r}")
+
+
+def check_reward(reward: str, potential) -> None:
+    if reward not in REWARDS:
+        raise ValueError(f"reward must be one of {REWARDS}, got {reward!r}")
+    if reward == "shaped" and potential is None:
+        raise ValueError(
+            "this game defines no shaping potential; use reward='win' (see fof_env.envs.support)"
+        )
+
+
+def derive_seed(*parts: int) -> int:
+    """A 63-bit seed derived from integers (reset seed, purpose tag ...)."""
+    return int(np.random.SeedSequence(list(parts)).generate_state(1, dtype=np.uint64)[0] >> 1)
+
+
+def new_state(game: Game, game_seed: int, position: dict[str, Any] | None) -> State:
+    """The initial state for ``game_seed``, or ``position`` with dice seeded from ``game_seed``
+    when the position does not name its own seed."""
+    if position is None:
+        return game.new_initial_state(game_seed)
+    state = game.state_from_position(position)
+    if position.get("seed") is None:
+        state.dice = SeededDice(game_seed)
+    return state
+
+
+def coerce_action(action: Any) -> int | str:
+    """An action index from an int, a NumPy integer, a one-element array, or a canonical string."""
+    if isinstance(action, np.ndarray) and action.size == 1 and np.issubdtype(action.dtype, np.integer):
+        return int(action.reshape(()))
+    if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
+        return int(action)
+    if isinstance(action, str):
+        return action
+    raise IllegalActionError(
+        action, "(not an action)", ["an int index in the action space or a canonical string"]
+    )
+
+
+def apply_checked(
+    state: State, action: Any, who: str, error: type[IllegalActionError] = IllegalActionError
+) -> None:
+    """``state.apply(action)``; an illegal action raises ``error`` whose message names the
+    decision and every legal action as ``index=text``. The state is unchanged then."""
+    try:
+        state.apply(coerce_action(action))
+    except IllegalActionError as exc:
+        if state.is_terminal:
+            raise error(action, "terminal", []) from exc
+        legal = [f"{a}={state.action_to_str(a)}" for a in state.legal_actions()]
+        raise error(action, f"{state.decision.kind} ({who} to decide)", legal) from exc
+
+
+def end_info(state: State) -> dict[str, Any]:
+    """``winner`` (side name or None for a draw), ``returns`` and ``score`` of a finished game."""
+    winner = state.winner
+    info: dict[str, Any] = {
+        "winner": None if winner is None else state.game.player_names[winner],
+        "returns": tuple(float(r) for r in state.returns()),
+    }
+    score = getattr(state, "score", None)
+    if score is not None:
+        info["score"] = dict(score) if isinstance(score, dict) else score
+    return info

@@ -1,0 +1,230 @@
+"""PettingZoo AEC adapter: both sides of any registered game.
+
+::
+
+    from fof_env.envs.aec_env import env
+    e = env(game="strike_force_one", optional_rules=True)
+    e.reset(seed=0)
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, info = e.last()
+        action = None if terminated or truncated else e.action_space(agent).sample(obs["action_mask"])
+        e.step(action)
+
+**Agents** are the side names (``"soviet"``, ``"us"``). ``agent_selection``
+follows the engine's ``state.current_player``: turns do **not** alternate (a
+player makes many decisions in a row; the defender chooses retreat hexes in the
+middle of the attacker's combat phase).
+
+**Observations** per agent: ``{"observation": Box(game.observation_shape, float32),
+"action_mask": Box(0, 1, (num_actions,), int8)}``; ``observe(agent)`` is
+``state.observation(player)`` and the mask is ``state.legal_mask()`` for the
+agent to act (all zeros for the other agent and after the end).
+
+**Rewards**: ``reward="win"`` gives +1 / -1 / 0 to each agent on the step that
+ends the game; ``"shaped"`` adds the potential-based shaping of
+:mod:`fof_env.envs.shaping` to both agents after every step. Both agents are then
+terminated (or truncated at ``game.max_decisions``) and must each be stepped with
+``None``, as usual in PettingZoo.
+
+**Illegal actions** raise ``IllegalActionError`` (state unchanged). Seeding:
+``reset(seed=s)`` plays ``game.new_initial_state(s)``; ``reset()`` draws the game
+seed from the env's own generator. ``reset(options={"position": {...}})`` starts
+from a position dict; other option keys are ignored with a warning.
+``auto_single=True`` (default False here) applies every decision with exactly
+one legal action automatically.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from fof_env.core.game import Game
+from fof_env.envs._common import (
+    MAX_RESET_ATTEMPTS,
+    RENDER_MODES,
+    SEED_LIMIT,
+    apply_checked,
+    build_game,
+    check_render_mode,
+    check_reward,
+    end_info,
+    new_state,
+)
+from fof_env.envs.support import observation_bounds, potential_fn, rgb_renderer
+
+_OWN_KWARGS = "game, reward, auto_single, render_mode"
+
+
+class WargameAECEnv(AECEnv):
+    """Both sides of a registered game as a PettingZoo AEC env (see the module docstring)."""
+
+    metadata = {"render_modes": list(RENDER_MODES), "name": "fof_env_wargame_v0", "is_parallelizable": False}
+
+    def __init__(
+        self,
+        game: str | Game = "strike_force_one",
+        reward: str = "win",
+        auto_single: bool = False,
+        render_mode: str | None = None,
+        **options: Any,
+    ):
+        super().__init__()
+        self.game = build_game(game, options, "WargameAECEnv", _OWN_KWARGS)
+        self._potential = potential_fn(self.game)
+        check_reward(reward, self._potential)
+        self.reward_mode = reward
+        self.auto_single = bool(auto_single)
+        check_render_mode(render_mode)
+        self.render_mode = render_mode
+        self.possible_agents = list(self.game.player_names)
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        low, high = observation_bounds(self.game)
+        n = self.game.num_actions
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(low, high, self.game.observation_shape, np.float32),
+                    "action_mask": spaces.Box(0, 1, (n,), np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
+        self.game_state = None
+        self.episode_seed: int | None = None
+        self._np_random: np.random.Generator | None = None
+        self._phi = [0.0, 0.0]
+        self._renderer = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ reset
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None or self._np_random is None:
+            self._np_random, _ = seeding.np_random(seed)
+        position = None
+        if options:
+            unknown = set(options) - {"position"}
+            if unknown:
+                warnings.warn(
+                    f"ignoring unknown reset option(s) {sorted(unknown)}; known: position", stacklevel=2
+                )
+            position = options.get("position")
+        game_seed = seed if seed is not None else int(self._np_random.integers(SEED_LIMIT))
+        for _ in range(MAX_RESET_ATTEMPTS):
+            self.episode_seed = int(game_seed)
+            self.game_state = new_state(self.game, self.episode_seed, position)
+            self._auto_apply()
+            if not self.game_state.is_terminal:
+                break
+            if position is not None:
+                raise ValueError("the game is already over in this position")
+            game_seed = int(self._np_random.integers(SEED_LIMIT))
+        else:
+            raise RuntimeError(f"{MAX_RESET_ATTEMPTS} games in a row ended before any decision")
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._phi = self._potentials()
+        self.agent_selection = self.possible_agents[self.game_state.current_player]
+        self._update_infos()
+
+    # ------------------------------------------------------------------- step
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        state = self.game_state
+        apply_checked(state, action, agent)
+        self._cumulative_rewards[agent] = 0.0
+        self._auto_apply()
+        rewards = [0.0, 0.0]
+        if self.reward_mode == "shaped":
+            phi = self._potentials()
+            rewards = [phi[i] - self._phi[i] for i in (0, 1)]
+            self._phi = phi
+        if state.is_terminal:
+            returns = state.returns()
+            rewards = [rewards[i] + float(returns[i]) for i in (0, 1)]
+            self.terminations = {a: True for a in self.agents}
+        elif len(state.history) >= self.game.max_decisions:
+            self.truncations = {a: True for a in self.agents}
+        else:
+            self.agent_selection = self.possible_agents[state.current_player]
+        self.rewards = {a: rewards[self.agent_name_mapping[a]] for a in self.agents}
+        self._accumulate_rewards()
+        self._update_infos()
+
+    def _auto_apply(self) -> None:
+        if not self.auto_single:
+            return
+        state = self.game_state
+        while not state.is_terminal and len(state.history) < self.game.max_decisions:
+            legal = state.legal_actions()
+            if len(legal) != 1:
+                return
+            state.apply_unchecked(legal[0])
+
+    def _potentials(self) -> list[float]:
+        if self.reward_mode != "shaped":
+            return [0.0, 0.0]
+        return [self._potential(self.game_state, p) for p in (0, 1)]
+
+    def _update_infos(self) -> None:
+        state = self.game_state
+        decision = "terminal" if state.is_terminal else state.decision.kind
+        for a in self.agents:
+            info: dict[str, Any] = {"decision": decision if a == self.agent_selection else None}
+            if state.is_terminal:
+                info.update(end_info(state))
+            self.infos[a] = info
+
+    # ---------------------------------------------------------- observations
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        state = self.game_state
+        player = self.agent_name_mapping[agent]
+        if not state.is_terminal and state.current_player == player:
+            mask = state.legal_mask().astype(np.int8)
+        else:
+            mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        return {"observation": np.asarray(state.observation(player), dtype=np.float32), "action_mask": mask}
+
+    def action_mask(self, agent: str | None = None) -> np.ndarray:
+        """Boolean legal-action mask of ``agent`` (default: the agent to act)."""
+        return self.observe(agent or self.agent_selection)["action_mask"].astype(bool)
+
+    def render(self):
+        if self.render_mode is None:
+            warnings.warn("render() called with render_mode=None", stacklevel=2)
+            return None
+        if self.render_mode == "ansi":
+            return str(self.game_state)
+        if self._renderer is None:
+            self._renderer = rgb_renderer(self.game_state)
+        return self._renderer(self.game_state)
+
+    def close(self) -> None:
+        self._renderer = None
+
+
+raw_env = WargameAECEnv
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """A :class:`WargameAECEnv` wrapped in PettingZoo's order-enforcing wrapper."""
+    return wrappers.OrderEnforcingWrapper(WargameAECEnv(**kwargs))

@@ -1,0 +1,322 @@
+"""Gymnasium adapter: one learner against a pluggable opponent, for any registered game.
+
+::
+
+    import gymnasium as gym
+    import fof_env  # registers the ids fof_env/<Game>-v0
+
+    env = gym.make("fof_env/StrikeForceOne-v0", side="us", opponent="heuristic", optional_rules=True)
+    obs, info = env.reset(seed=0)
+    mask = info["action_mask"]                       # == env.unwrapped.action_masks()
+    obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(mask)[0]))
+
+Or directly: ``WargameEnv(game="strike_force_one", side="soviet")``.
+
+**Spaces.** ``action_space = Discrete(game.num_actions)``: the game's flat action
+space (for Strike Force One see :mod:`fof_env.strike_force_one.state`).
+``observation_space = Box(low, high, game.observation_shape, float32)``: the
+learner's own view, ``state.observation(learner)``; bounds from
+:func:`fof_env.envs.support.observation_bounds`.
+
+**Turns.** The learner only sees its own decisions. ``reset`` and ``step`` play
+the opponent's decisions (whenever ``state.current_player`` is the opponent,
+including reactions in the middle of the learner's turn) until the learner must
+decide or the game ends. With ``auto_single=True`` (default) learner decisions
+that have exactly one legal action are applied by the env too, and counted in
+``info["auto_actions"]``; the engine itself never skips a decision.
+
+**Masks.** ``action_masks()`` (the method sb3-contrib's MaskablePPO reads) and
+``info["action_mask"]`` are exactly ``state.legal_mask()`` of the learner's
+current decision (all False once the game is over). Through ``gym.make``
+wrappers use ``env.unwrapped.action_masks()`` or
+``env.get_wrapper_attr("action_masks")()``.
+
+**Illegal actions** raise :class:`LearnerIllegalActionError` (an
+``IllegalActionError``, so a ``ValueError``) naming the decision and every legal
+action as ``index=text``; the game is unchanged and the step may be retried.
+Nothing is ever substituted. ``illegal_action="loss"`` (or the
+:class:`IllegalActionLoss` wrapper) ends the episode as a loss instead:
+``terminated=True``, reward ``-1``, ``info["illegal_action"]`` says what was wrong.
+
+**Rewards.** ``reward="win"``: +1 / -1 / 0 (win, loss, draw) on the step that
+ends the game, 0 otherwise. ``reward="shaped"``: the same plus potential-based
+shaping ``phi(s') - phi(s)`` between consecutive learner decisions
+(:mod:`fof_env.envs.shaping` defines ``phi`` and its weights). The result reaches
+the learner on the step in which the game ends, also when the opponent's
+decision (or an auto-applied one) ends it.
+
+**Seeding.** ``reset(seed=s)`` plays ``game.new_initial_state(s)``: the same
+game a record with seed ``s`` would replay. ``reset()`` without a seed draws the
+game seed from the env's ``np_random`` (so one seeded reset makes the whole
+sequence of episodes reproducible). The opponent is rebuilt (named kinds) or
+re-seeded (an Agent object with a ``seed(int)`` method) every reset with a seed
+derived from the game seed: same seed + same learner actions = same episode.
+``info["episode_seed"]`` is the game seed. In the rare game where the learner
+never gets a decision the env starts a new game with the next seed drawn from
+``np_random``.
+
+**Options.** ``reset(options={"position": {...}})`` starts from a position dict
+(the game's position format); its dice are seeded from the reset seed unless the
+position names its own ``seed``.
+
+**Info.** ``action_mask``, ``decision`` (the kind of the learner's decision, or
+``"terminal"``), ``opponent_actions`` and ``auto_actions`` (decisions played by
+the env since the learner's last action), ``episode_seed``; at the end also
+``winner`` (side name, None for a draw), ``returns`` and ``score``.
+
+**Truncation.** ``truncated=True`` if the game reaches ``game.max_decisions``
+decisions without ending (a safety net: real games end by their turn limit).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from fof_env.core.errors import IllegalActionError
+from fof_env.core.game import Game
+from fof_env.envs._common import (
+    MAX_RESET_ATTEMPTS,
+    RENDER_MODES,
+    SEED_LIMIT,
+    apply_checked,
+    build_game,
+    check_render_mode,
+    check_reward,
+    derive_seed,
+    end_info,
+    new_state,
+)
+from fof_env.envs.support import observation_bounds, potential_fn, rgb_renderer
+
+_OPPONENT_SEED_TAG = 0x0FF0
+_OWN_KWARGS = "game, side, opponent, reward, auto_single, render_mode, illegal_action"
+ILLEGAL_ACTION_MODES = ("raise", "loss")
+
+
+class LearnerIllegalActionError(IllegalActionError):
+    """The learner's action is not legal now (the opponent's illegal actions raise the plain
+    :class:`IllegalActionError`, and are never turned into a learner loss)."""
+
+
+class WargameEnv(gym.Env):
+    """One side of a registered game against an opponent agent (see the module docstring).
+
+    Args:
+        game: a game name from ``fof_env.list_games()`` (or a ``Game``).
+        side: the learner's side, a name (``"soviet"``) or index (0/1).
+        opponent: an agent kind for ``agents.make_agent`` (``"random"``, ``"heuristic"``)
+            or an Agent object playing the other side.
+        reward: ``"win"`` or ``"shaped"``.
+        auto_single: apply the learner's single-choice decisions automatically.
+        render_mode: ``None``, ``"ansi"`` (text map) or ``"rgb_array"``.
+        illegal_action: ``"raise"`` (default) or ``"loss"``.
+        **options: scenario options for ``make_game`` (e.g. ``optional_rules=True``);
+            unknown names raise ``OptionError``.
+    """
+
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 2}
+
+    def __init__(
+        self,
+        game: str | Game = "strike_force_one",
+        side: str | int = 0,
+        opponent: Any = "random",
+        reward: str = "win",
+        auto_single: bool = True,
+        render_mode: str | None = None,
+        illegal_action: str = "raise",
+        **options: Any,
+    ):
+        self.game = build_game(game, options, "WargameEnv", _OWN_KWARGS)
+        self.player = self.game.player_index(side)
+        self.side = self.game.player_names[self.player]
+        self.opponent_player = 1 - self.player
+        self.opponent_side = self.game.player_names[self.opponent_player]
+        self._check_opponent(opponent)
+        self._opponent_spec = opponent
+        self._potential = potential_fn(self.game)
+        check_reward(reward, self._potential)
+        self.reward_mode = reward
+        self.auto_single = bool(auto_single)
+        check_render_mode(render_mode)
+        self.render_mode = render_mode
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}")
+        self.illegal_action = illegal_action
+        low, high = observation_bounds(self.game)
+        self.observation_space = spaces.Box(low, high, self.game.observation_shape, np.float32)
+        self.action_space = spaces.Discrete(self.game.num_actions)
+        self.game_state = None
+        self.opponent_agent = None
+        self.episode_seed: int | None = None
+        self._done = True
+        self._phi = 0.0
+        self._renderer = None
+
+    # ------------------------------------------------------------------ set-up
+    def _check_opponent(self, opponent: Any) -> None:
+        if isinstance(opponent, str):
+            from agents.base import make_agent
+
+            make_agent(opponent, self.game, self.opponent_player, seed=0)  # fail now on a bad kind
+            return
+        if not callable(getattr(opponent, "act", None)):
+            raise TypeError(
+                f"opponent must be an agent kind name or an object with act(state), got {opponent!r}"
+            )
+        player = getattr(opponent, "player", self.opponent_player)
+        if player != self.opponent_player:
+            raise ValueError(
+                f"the opponent agent plays player {player} but the learner is {self.side!r} "
+                f"(player {self.player}); build it for player {self.opponent_player} ({self.opponent_side!r})"
+            )
+
+    def _make_opponent(self, seed: int):
+        spec = self._opponent_spec
+        if isinstance(spec, str):
+            from agents.base import make_agent
+
+            return make_agent(spec, self.game, self.opponent_player, seed=seed)
+        reseed = getattr(spec, "seed", None)
+        if callable(reseed):
+            reseed(seed)
+        return spec
+
+    # -------------------------------------------------------------- core loop
+    def _play_until_learner(self) -> tuple[int, int]:
+        """Play opponent (and auto single-choice learner) decisions; return their counts."""
+        state = self.game_state
+        limit = self.game.max_decisions
+        opponent_actions = auto_actions = 0
+        while not state.is_terminal and len(state.history) < limit:
+            if state.current_player != self.player:
+                apply_checked(state, self.opponent_agent.act(state), f"opponent {self.opponent_side}")
+                opponent_actions += 1
+            elif self.auto_single:
+                legal = state.legal_actions()
+                if len(legal) != 1:
+                    break
+                state.apply_unchecked(legal[0])
+                auto_actions += 1
+            else:
+                break
+        return opponent_actions, auto_actions
+
+    def _truncated(self) -> bool:
+        return not self.game_state.is_terminal and len(self.game_state.history) >= self.game.max_decisions
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        super().reset(seed=seed)
+        position = None
+        if options:
+            unknown = set(options) - {"position"}
+            if unknown:
+                raise ValueError(f"unknown reset option(s) {sorted(unknown)}; reset options: position")
+            position = options.get("position")
+        game_seed = seed if seed is not None else int(self.np_random.integers(SEED_LIMIT))
+        for _ in range(MAX_RESET_ATTEMPTS):
+            self.episode_seed = int(game_seed)
+            self.game_state = new_state(self.game, self.episode_seed, position)
+            self.opponent_agent = self._make_opponent(derive_seed(self.episode_seed, _OPPONENT_SEED_TAG))
+            counts = self._play_until_learner()
+            if not self.game_state.is_terminal and not self._truncated():
+                break
+            if position is not None:
+                raise ValueError(f"the learner ({self.side}) has no decision to make from this position")
+            game_seed = int(self.np_random.integers(SEED_LIMIT))
+        else:
+            raise RuntimeError(
+                f"{MAX_RESET_ATTEMPTS} games in a row gave the learner ({self.side}) no decision"
+            )
+        self._done = False
+        self._phi = self._potential(self.game_state, self.player) if self.reward_mode == "shaped" else 0.0
+        return self._observation(), self._info(*counts)
+
+    def step(self, action: Any):
+        if self.game_state is None or self._done:
+            raise gym.error.ResetNeeded("the episode is over (or never started): call reset() before step()")
+        try:
+            apply_checked(self.game_state, action, f"learner {self.side}", LearnerIllegalActionError)
+        except LearnerIllegalActionError as exc:
+            if self.illegal_action == "loss":
+                return self.forfeit(str(exc))
+            raise
+        counts = self._play_until_learner()
+        state = self.game_state
+        terminated = state.is_terminal
+        truncated = self._truncated()
+        reward = float(state.returns()[self.player]) if terminated else 0.0
+        if self.reward_mode == "shaped":
+            phi = self._potential(state, self.player)
+            reward += phi - self._phi
+            self._phi = phi
+        self._done = terminated or truncated
+        return self._observation(), reward, terminated, truncated, self._info(*counts)
+
+    def forfeit(self, reason: str = "resigned"):
+        """End the episode now as a loss for the learner; returns the ``step`` 5-tuple
+        (reward -1, ``terminated=True``). The game state itself is left as it was."""
+        if self.game_state is None or self._done:
+            raise gym.error.ResetNeeded("the episode is over (or never started): call reset()")
+        self._done = True
+        info = self._info(0, 0)
+        returns = [1.0, 1.0]
+        returns[self.player] = -1.0
+        info.update(winner=self.opponent_side, returns=tuple(returns), illegal_action=reason)
+        return self._observation(), -1.0, True, False, info
+
+    # ------------------------------------------------------------ accessors
+    def action_masks(self) -> np.ndarray:
+        """Boolean mask of the learner's legal actions now: ``state.legal_mask()``."""
+        if self.game_state is None:
+            raise gym.error.ResetNeeded("call reset() before action_masks()")
+        return self.game_state.legal_mask()
+
+    def _observation(self) -> np.ndarray:
+        return np.asarray(self.game_state.observation(self.player), dtype=np.float32)
+
+    def _info(self, opponent_actions: int, auto_actions: int) -> dict[str, Any]:
+        state = self.game_state
+        info: dict[str, Any] = {
+            "action_mask": state.legal_mask(),
+            "decision": "terminal" if state.is_terminal else state.decision.kind,
+            "opponent_actions": opponent_actions,
+            "auto_actions": auto_actions,
+            "episode_seed": self.episode_seed,
+        }
+        if state.is_terminal:
+            info.update(end_info(state))
+        return info
+
+    def render(self):
+        if self.render_mode is None:
+            gym.logger.warn("render() called with render_mode=None; pass render_mode='ansi' or 'rgb_array'")
+            return None
+        if self.game_state is None:
+            raise gym.error.ResetNeeded("call reset() before render()")
+        if self.render_mode == "ansi":
+            return str(self.game_state)
+        if self._renderer is None:
+            self._renderer = rgb_renderer(self.game_state)
+        return self._renderer(self.game_state)
+
+    def close(self) -> None:
+        self._renderer = None
+
+
+class IllegalActionLoss(gym.Wrapper):
+    """Turn the learner's illegal action into a lost episode (``terminated``, reward -1)
+    instead of an exception. Wrap a :class:`WargameEnv` directly (innermost wrapper).
+
+    The opponent's illegal actions (a bug in the opponent agent) still raise.
+    """
+
+    def step(self, action: Any):
+        try:
+            return self.env.step(action)
+        except LearnerIllegalActionError as exc:
+            return self.env.unwrapped.forfeit(str(exc))

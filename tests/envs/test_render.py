@@ -1,0 +1,58 @@
+"""Text and RGB renderings, through the environments and directly."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import fof_env
+from fof_env.envs.gym_env import WargameEnv
+from fof_env.strike_force_one.render import render_rgb, render_text
+from tests.envs.conftest import GAME
+
+
+def test_ansi_shows_every_hex_and_the_units():
+    env = WargameEnv(GAME, side="soviet", render_mode="ansi")
+    env.reset(seed=0)
+    text = env.render()
+    assert isinstance(text, str)
+    for name in env.game_state.sc.grid.names:
+        assert name in text
+    board = text.split("key:")[0]
+    assert board.count("sA") == 1 and board.count("uD") == 1
+    assert "select_unit" in text
+
+
+def test_ansi_marks_the_decision():
+    game = fof_env.make_game(GAME)
+    state = game.new_initial_state(0)
+    state.apply("sov.A")
+    text = render_text(state)
+    assert "@" in text and "move_target" in text
+
+
+def test_text_layout_even_columns_half_a_hex_lower():
+    lines = render_text(fof_env.make_game(GAME).new_initial_state(0)).splitlines()
+    row_of = {
+        name: i for i, line in enumerate(lines) for name in line.split() if name.isdigit() and len(name) == 4
+    }
+    assert row_of["0201"] - row_of["0101"] == 2  # half of the 4-line row pitch
+    assert row_of["0102"] - row_of["0101"] == 4
+    assert row_of["0301"] == row_of["0101"]
+
+
+def test_rgb_array():
+    env = WargameEnv(GAME, side="us", render_mode="rgb_array")
+    env.reset(seed=0)
+    image = env.render()
+    assert isinstance(image, np.ndarray) and image.dtype == np.uint8
+    assert image.ndim == 3 and image.shape[2] == 3 and image.shape[0] > 200 and image.shape[1] > 200
+    assert len(np.unique(image.reshape(-1, 3), axis=0)) > 20  # a picture, not a blank canvas
+    # unit counters are drawn: the Soviet red appears
+    assert ((image[:, :, 0] > 150) & (image[:, :, 1] < 80) & (image[:, :, 2] < 80)).sum() > 100
+
+
+def test_rgb_direct_size():
+    state = fof_env.make_game(GAME).new_initial_state(0)
+    small = render_rgb(state, hex_radius=18)
+    large = render_rgb(state, hex_radius=36)
+    assert small.shape[0] < large.shape[0] and small.shape[2] == 3
