@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import importlib
+import random
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
-
-import numpy as np
 
 
 @runtime_checkable
@@ -24,16 +23,16 @@ class Agent(Protocol):
 
 
 class RandomAgent:
-    """Uniformly random among the legal actions."""
+    """Uniformly random among the legal actions (its own ``random.Random(seed)``)."""
 
     def __init__(self, game, player: int, seed: int | None = None):
         self.game = game
         self.player = player
-        self.rng = np.random.default_rng(seed)
+        self.rng = random.Random(seed)
 
     def act(self, state) -> int:
         legal = state.legal_actions()
-        return legal[int(self.rng.integers(len(legal)))]
+        return legal[self.rng.randrange(len(legal))]
 
     def __repr__(self) -> str:
         return "random"

@@ -81,6 +81,7 @@ class State:
     _rolls: list[int]
     _start: dict[str, Any]
     _legal_cache: list[int] | None
+    _mask_cache: np.ndarray | None
 
     # ---- hooks -------------------------------------------------------------
     @property
@@ -94,6 +95,11 @@ class State:
     @property
     def decision(self) -> Decision:
         raise NotImplementedError
+
+    @property
+    def decision_kind(self) -> str:
+        """``decision.kind`` without building the context (``"terminal"`` at the end)."""
+        return "terminal" if self.is_terminal else self.decision.kind
 
     def _legal_actions(self) -> list[int]:
         raise NotImplementedError
@@ -127,11 +133,18 @@ class State:
         return list(self._legal_cache)
 
     def legal_mask(self) -> np.ndarray:
-        mask = np.zeros(self.game.num_actions, dtype=bool)
-        if self._legal_cache is None:
-            self.legal_actions()
-        mask[self._legal_cache] = True
-        return mask
+        """Boolean mask of length ``game.num_actions``: True exactly at ``legal_actions()``.
+
+        Returns a fresh array each call (the state keeps its own copy until the next action).
+        """
+        mask = self._mask_cache
+        if mask is None:
+            if self._legal_cache is None:
+                self.legal_actions()
+            mask = np.zeros(self.game.num_actions, dtype=bool)
+            mask[self._legal_cache] = True
+            self._mask_cache = mask
+        return mask.copy()
 
     def apply(self, action: int | str) -> None:
         """Apply ``action`` (an index, or its canonical string) for the current player.
@@ -156,6 +169,7 @@ class State:
     def apply_unchecked(self, action: int) -> None:
         """Apply a known-legal action without validation (search hot path)."""
         self._legal_cache = None
+        self._mask_cache = None
         self.history.append(action)
         self._apply(action)
 
@@ -180,7 +194,9 @@ class State:
 
     # Attributes that are static, derived caches or logs; everything else in a state's
     # ``__slots__`` is position and must match between equal states.
-    _NOT_POSITION = frozenset({"game", "sc", "dice", "events", "_legal_cache", "_reach", "_start", "_rolls"})
+    _NOT_POSITION = frozenset(
+        {"game", "sc", "dice", "events", "_legal_cache", "_reach", "_start", "_rolls", "_mask_cache"}
+    )
 
     def fingerprint(self) -> tuple:
         """Everything that defines the position and its future (incl. the dice state).
@@ -237,7 +253,9 @@ class State:
         try:
             data = json.loads(record) if isinstance(record, str) else record
             if data.get("format") != RECORD_FORMAT:
-                raise PositionError(f"not a game record (format {data.get('format')!r}, want {RECORD_FORMAT!r})")
+                raise PositionError(
+                    f"not a game record (format {data.get('format')!r}, want {RECORD_FORMAT!r})"
+                )
             if game is None:
                 game = make_game(data["game"], **data.get("options", {}))
             state = game.state_from_position(data["start"])
@@ -259,6 +277,7 @@ class State:
         self._rolls = []
         self._start = start
         self._legal_cache = None
+        self._mask_cache = None
 
     def _copy_bookkeeping(self, other: State) -> None:
         self.game = other.game
@@ -268,3 +287,4 @@ class State:
         self._rolls = list(other._rolls)
         self._start = other._start
         self._legal_cache = other._legal_cache
+        self._mask_cache = other._mask_cache  # never written in place

@@ -66,6 +66,8 @@ def new_state(game: Game, game_seed: int, position: dict[str, Any] | None) -> St
 
 def coerce_action(action: Any) -> int | str:
     """An action index from an int, a NumPy integer, a one-element array, or a canonical string."""
+    if type(action) is int:  # the common case first
+        return action
     if isinstance(action, np.ndarray) and action.size == 1 and np.issubdtype(action.dtype, np.integer):
         return int(action.reshape(()))
     if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):

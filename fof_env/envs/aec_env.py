@@ -57,7 +57,7 @@ from fof_env.envs._common import (
     end_info,
     new_state,
 )
-from fof_env.envs.support import observation_bounds, potential_fn, rgb_renderer
+from fof_env.envs.support import StateRenderer, observation_bounds, potential_fn
 
 _OWN_KWARGS = "game, reward, auto_single, render_mode"
 
@@ -101,7 +101,7 @@ class WargameAECEnv(AECEnv):
         self.episode_seed: int | None = None
         self._np_random: np.random.Generator | None = None
         self._phi = [0.0, 0.0]
-        self._renderer = None
+        self._renderer = StateRenderer(render_mode)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -187,7 +187,7 @@ class WargameAECEnv(AECEnv):
 
     def _update_infos(self) -> None:
         state = self.game_state
-        decision = "terminal" if state.is_terminal else state.decision.kind
+        decision = state.decision_kind
         for a in self.agents:
             info: dict[str, Any] = {"decision": decision if a == self.agent_selection else None}
             if state.is_terminal:
@@ -212,14 +212,10 @@ class WargameAECEnv(AECEnv):
         if self.render_mode is None:
             warnings.warn("render() called with render_mode=None", stacklevel=2)
             return None
-        if self.render_mode == "ansi":
-            return str(self.game_state)
-        if self._renderer is None:
-            self._renderer = rgb_renderer(self.game_state)
         return self._renderer(self.game_state)
 
     def close(self) -> None:
-        self._renderer = None
+        """Nothing to release (PettingZoo's API test requires ``close`` beside ``render``)."""
 
 
 raw_env = WargameAECEnv

@@ -90,7 +90,7 @@ from fof_env.envs._common import (
     end_info,
     new_state,
 )
-from fof_env.envs.support import observation_bounds, potential_fn, rgb_renderer
+from fof_env.envs.support import StateRenderer, observation_bounds, potential_fn
 
 _OPPONENT_SEED_TAG = 0x0FF0
 _OWN_KWARGS = "game, side, opponent, reward, auto_single, render_mode, illegal_action"
@@ -155,7 +155,7 @@ class WargameEnv(gym.Env):
         self.episode_seed: int | None = None
         self._done = True
         self._phi = 0.0
-        self._renderer = None
+        self._renderer = StateRenderer(render_mode)
 
     # ------------------------------------------------------------------ set-up
     def _check_opponent(self, opponent: Any) -> None:
@@ -283,7 +283,7 @@ class WargameEnv(gym.Env):
         state = self.game_state
         info: dict[str, Any] = {
             "action_mask": state.legal_mask(),
-            "decision": "terminal" if state.is_terminal else state.decision.kind,
+            "decision": state.decision_kind,
             "opponent_actions": opponent_actions,
             "auto_actions": auto_actions,
             "episode_seed": self.episode_seed,
@@ -298,14 +298,7 @@ class WargameEnv(gym.Env):
             return None
         if self.game_state is None:
             raise gym.error.ResetNeeded("call reset() before render()")
-        if self.render_mode == "ansi":
-            return str(self.game_state)
-        if self._renderer is None:
-            self._renderer = rgb_renderer(self.game_state)
         return self._renderer(self.game_state)
-
-    def close(self) -> None:
-        self._renderer = None
 
 
 class IllegalActionLoss(gym.Wrapper):

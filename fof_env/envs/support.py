@@ -103,3 +103,19 @@ def rgb_renderer(state) -> Callable[[Any], np.ndarray]:
             f"game {state.game.name!r} has no RGB renderer: give its state a render_rgb() method, "
             f"add render_rgb to {package}.render, or call fof_env.envs.register_game_support"
         ) from None
+
+
+class StateRenderer:
+    """``render_mode`` "ansi" (the state's text map) or "rgb_array" for any game,
+    resolving the RGB drawing function once (shared by both environment adapters)."""
+
+    def __init__(self, mode: str | None):
+        self.mode = mode
+        self._rgb: Callable[[Any], np.ndarray] | None = None
+
+    def __call__(self, state) -> str | np.ndarray:
+        if self.mode == "ansi":
+            return str(state)
+        if self._rgb is None:
+            self._rgb = rgb_renderer(state)
+        return self._rgb(state)

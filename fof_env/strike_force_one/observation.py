@@ -32,10 +32,11 @@ offset     content (68 entries per plane, in hex order ``0101 ... 0808``)
 
 from __future__ import annotations
 
+from array import array
+
 import numpy as np
 
 from fof_env.strike_force_one.data import NUM_UNITS, UNIT_SIDE
-from fof_env.strike_force_one.movement import bits_to_list
 from fof_env.strike_force_one.state import ATTACK_ADD, MOVE_TARGET, RETREAT_HEX, TERMINAL
 
 OBS_VERSION = 1
@@ -45,9 +46,8 @@ _UNIT_BASE = 680
 _SCALARS = 730
 
 
-def _static_planes(state) -> np.ndarray:
-    sc = state.sc
-    base = np.zeros(OBS_SIZE, dtype=np.float32)
+def _static_planes(sc) -> array:
+    base = array("f", bytes(4 * OBS_SIZE))
     for t in sc.towns:
         base[t] = 1.0
     for h, w in enumerate(sc.woods):
@@ -56,69 +56,73 @@ def _static_planes(state) -> np.ndarray:
     return base
 
 
-_BASE_CACHE: dict[int, np.ndarray] = {}
+_BASE_CACHE: dict[int, array] = {}
+# _HEX_FEATURES[h][acted][attacked]: a unit block (alive, column/8, row/9, acted, attacked)
+# for a unit on hex h, as ready-made arrays for slice assignment.
+_HEX_FEATURES = tuple(
+    tuple(tuple(array("f", (1.0, c / 8.0, r / 9.0, a, b)) for b in (0, 1)) for a in (0, 1))
+    for c, r in ((c, r) for c in range(1, 9) for r in range(1, (9 if c % 2 else 8) + 1))
+)
 
 
 def encode(state, player: int) -> np.ndarray:
-    """The observation of ``player`` (0 Soviet, 1 U.S.) in ``state``."""
-    key = id(state.sc)
-    base = _BASE_CACHE.get(key)
+    """The observation of ``player`` (0 Soviet, 1 U.S.) in ``state``.
+
+    Written item by item into a copy of a static ``array('f')`` template (cheap
+    Python-level stores) and returned as a NumPy view of that buffer.
+    """
+    sc = state.sc
+    base = _BASE_CACHE.get(id(sc))
     if base is None:
-        base = _BASE_CACHE[key] = _static_planes(state)
-    idx: list[int] = []
-    val: list[float] = []
-    counts: dict[int, float] = {}  # stacked units add up in the count planes
+        base = _BASE_CACHE[id(sc)] = _static_planes(sc)
+    obs = base[:]
     uh = state.unit_hex
-    coords = state.sc.grid.coords
+    position = _HEX_FEATURES
+    neighbor_bits = sc.neighbor_bits
     done = state.done
     attacked_bits = state.attacked
     zoc = 0
-    neighbor_bits = state.sc.neighbor_bits
+    soviet_hexes = 0
     for u in range(NUM_UNITS):
         h = uh[u]
         if h < 0:
             continue
+        if UNIT_SIDE[u] == 0:
+            soviet_hexes |= 1 << h  # for the Soviet town count (rule 6.0)
         acted = (done >> u) & 1
         attacked = (attacked_bits >> u) & 1
         if UNIT_SIDE[u] == player:
-            counts[136 + h] = counts.get(136 + h, 0.0) + 0.5
+            obs[136 + h] += 0.5
             if acted:
-                counts[272 + h] = counts.get(272 + h, 0.0) + 0.5
+                obs[272 + h] += 0.5
         else:
-            counts[204 + h] = counts.get(204 + h, 0.0) + 0.5
+            obs[204 + h] += 0.5
             if attacked:
-                counts[340 + h] = counts.get(340 + h, 0.0) + 0.5
+                obs[340 + h] += 0.5
             zoc |= neighbor_bits[h]
-        c, r = coords[h]
         o = _UNIT_BASE + 5 * u
-        idx += (o, o + 1, o + 2, o + 3, o + 4)
-        val += (1.0, c / 8.0, r / 9.0, acted, attacked)
-    for h in bits_to_list(zoc):
-        idx.append(408 + h)
-        val.append(1.0)
+        obs[o : o + 5] = position[h][acted][attacked]
+    while zoc:
+        low = zoc & -zoc
+        obs[407 + low.bit_length()] = 1.0  # plane 408 + hex
+        zoc ^= low
     kind = state.kind
     if kind == MOVE_TARGET:
-        idx.append(476 + uh[state.selected])
-        val.append(1.0)
+        obs[476 + uh[state.selected]] = 1.0
     elif kind == RETREAT_HEX:
-        idx.append(476 + uh[state.retreat_queue[0]])
-        val.append(1.0)
+        obs[476 + uh[state.retreat_queue[0]]] = 1.0
     if state.target >= 0:
-        idx.append(544 + state.target)
-        val.append(1.0)
+        obs[544 + state.target] = 1.0
     for h in state.attack_hexes:
-        idx.append(612 + h)
-        val.append(1.0)
+        obs[612 + h] = 1.0
     if kind != TERMINAL:
-        idx += (_SCALARS + state.turn - 1, _SCALARS + 4 + state.phase, _SCALARS + 8 + kind)
-        val += (1.0, 1.0, 1.0)
-    idx += (_SCALARS + 14 + player, _SCALARS + 16, _SCALARS + 17, _SCALARS + 19)
-    val += (1.0, float(state.optional), float((state.phase >> 1) == player), state.soviet_towns() / 3.0)
+        obs[_SCALARS + state.turn - 1] = 1.0
+        obs[_SCALARS + 4 + state.phase] = 1.0
+        obs[_SCALARS + 8 + kind] = 1.0
+    obs[_SCALARS + 14 + player] = 1.0
+    obs[_SCALARS + 16] = state.optional
+    obs[_SCALARS + 17] = (state.phase >> 1) == player
     if kind == ATTACK_ADD and state.attack_units:
-        idx.append(_SCALARS + 18)
-        val.append(state._differential(state.attack_units, state.target) / 5.0)
-    idx += counts.keys()
-    val += counts.values()
-    obs = base.copy()
-    obs[idx] = val
-    return obs
+        obs[_SCALARS + 18] = state._differential(state.attack_units, state.target) / 5.0
+    obs[_SCALARS + 19] = sum((soviet_hexes >> t) & 1 for t in sc.towns) / 3.0
+    return np.frombuffer(obs, dtype=np.float32)

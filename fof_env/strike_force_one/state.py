@@ -70,7 +70,7 @@ class StrikeForceOneState(State):
         "game", "sc", "optional", "stack_limit", "unit_hex", "turn", "phase", "kind", "done",
         "attacked", "selected", "target", "attack_hexes", "attack_units", "retreat_queue",
         "retreat_result", "advance_units", "_winner", "_reach", "dice", "history", "events",
-        "_rolls", "_start", "_legal_cache",
+        "_rolls", "_start", "_legal_cache", "_mask_cache",
     )  # fmt: skip
 
     # ------------------------------------------------------------------ set-up
@@ -140,6 +140,10 @@ class StrikeForceOneState(State):
         if self.kind == RETREAT_HEX:
             return UNIT_SIDE[self.retreat_queue[0]]
         return self.phase >> 1
+
+    @property
+    def decision_kind(self) -> str:
+        return KIND_NAMES[self.kind]
 
     @property
     def decision(self) -> Decision:

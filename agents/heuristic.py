@@ -1,0 +1,35 @@
+"""The ``heuristic`` agent kind: one scripted bot per ruleset and side.
+
+``make_heuristic(game, player, seed)`` looks up ``game.name`` and builds that
+ruleset's heuristic for ``player``. Rulesets without one raise a ``ValueError``
+that names the games that have one.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from agents.base import Agent
+
+# game name -> "module:factory(game, player, seed)"; imported lazily.
+_HEURISTICS: dict[str, str] = {
+    "strike_force_one": "agents.strike_force_one_heuristic:make_strike_force_one_heuristic",
+}
+
+
+def heuristic_games() -> list[str]:
+    """Names of the games that have a heuristic bot."""
+    return sorted(_HEURISTICS)
+
+
+def make_heuristic(game, player: int, seed: int | None = None) -> Agent:
+    """The scripted heuristic bot of ``game`` for ``player`` (0/1), with a seeded RNG for tie-breaks."""
+    try:
+        target = _HEURISTICS[game.name]
+    except KeyError:
+        raise ValueError(
+            f"no heuristic agent for game {game.name!r}; games with one: {', '.join(heuristic_games())}"
+        ) from None
+    module, _, attr = target.partition(":")
+    factory = getattr(importlib.import_module(module), attr)
+    return factory(game, player, seed=seed)
