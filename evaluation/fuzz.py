@@ -10,7 +10,8 @@ rules. At every step it checks, via :func:`check_state`:
 * game-specific position invariants (Strike Force One: stacking limits, one side
   per hex, no unit in woods under the basic rules, units on the map);
 * an illegal action is refused with ``IllegalActionError`` and leaves the state unchanged;
-* every ``json_every``-th step: ``to_json``/``from_json`` rebuilds an equal state;
+* ``to_json``/``from_json`` rebuilds an equal state (every step by default;
+  ``--json-every N`` checks every N-th step, for speed);
 * at the end: returns in [-1, 1] summing to 0, decisions within ``game.max_decisions``,
   and the record round-trips.
 
@@ -21,6 +22,7 @@ record to reproduce it (``State.from_json``).
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import sys
 import time
 from collections.abc import Callable
@@ -107,7 +109,7 @@ def check_state(state: State, rng: np.random.Generator, check_json: bool) -> Non
         assert restored.legal_actions() == legal
 
 
-def fuzz(game_name: str, options: dict, games: int, seed: int = 0, json_every: int = 10) -> FuzzReport:
+def fuzz(game_name: str, options: dict, games: int, seed: int = 0, json_every: int = 1) -> FuzzReport:
     """Play ``games`` random games of ``game_name`` checking invariants at every step."""
     game = fof_env.make_game(game_name, **options)
     rng = np.random.default_rng(seed)
@@ -143,18 +145,40 @@ def fuzz(game_name: str, options: dict, games: int, seed: int = 0, json_every: i
     return FuzzReport(game_name, options, games, decisions, time.perf_counter() - start, tuple(wins))
 
 
+def _fuzz_task(task: tuple[str, dict, int, int, int]) -> FuzzReport:
+    return fuzz(*task)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=10_000, help="games in total, split over rule modes")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--json-every", type=int, default=10, help="check to_json/from_json every N steps")
+    parser.add_argument("--json-every", type=int, default=1, help="check to_json/from_json every N steps")
+    parser.add_argument("--workers", type=int, default=2, help="processes (each plays its own share of seeds)")
     args = parser.parse_args(argv)
     modes = [{"optional_rules": False}, {"optional_rules": True}]
+    # Each (mode, worker) pair fuzzes its own seed range.
+    tasks = []
     for i, options in enumerate(modes):
-        n = args.games // len(modes) + (1 if i < args.games % len(modes) else 0)
-        report = fuzz("strike_force_one", options, n, seed=args.seed + i, json_every=args.json_every)
+        n_mode = args.games // len(modes) + (1 if i < args.games % len(modes) else 0)
+        for w in range(args.workers):
+            n = n_mode // args.workers + (1 if w < n_mode % args.workers else 0)
+            if n:
+                tasks.append(("strike_force_one", options, n, args.seed + 1000 * i + w, args.json_every))
+    start = time.perf_counter()
+    if args.workers > 1:
+        with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
+            reports = pool.map(_fuzz_task, tasks)
+    else:
+        reports = [_fuzz_task(t) for t in tasks]
+    for report in reports:
         print(report.line(), flush=True)
-    print("all invariants held")
+    games = sum(r.games for r in reports)
+    decisions = sum(r.decisions for r in reports)
+    print(
+        f"all invariants held: {games} games, {decisions} decisions, "
+        f"{time.perf_counter() - start:.0f} s wall with {args.workers} worker(s)"
+    )
     return 0
 
 
