@@ -144,6 +144,7 @@ class _Tables:
     adj_dist: list[list[int]]  # movement cost from a to the cheapest hex adjacent to b (0 if adjacent)
     probs: list[tuple[float, float, float, float]] = field(default_factory=list)  # column -> DE, DR, AR, AE
     nb_bits: tuple[int, ...] = ()
+    dilation: tuple[tuple[int, ...], ...] = ()
     woods_bits: int = 0
     enterable_bits: int = 0
     optional: bool = False
@@ -203,6 +204,7 @@ def _build_tables(sc, optional: bool) -> _Tables:
         adj_dist=adj_dist,
         probs=probs,
         nb_bits=sc.neighbor_bits,
+        dilation=sc.dilation,
         woods_bits=sc.woods_bits,
         enterable_bits=sum(1 << h for h in range(n) if enterable[h]),
         optional=optional,
@@ -478,7 +480,8 @@ class StrikeForceOneHeuristic:
             zoc |= nbb[low.bit_length() - 1]
             bits ^= low
         reaches = [
-            reachable_bits(e, occupied, zoc, 0, t.woods_bits, t.optional, nbb) | (1 << e) for e in cx.enemy_hexes
+            reachable_bits(e, occupied, zoc, 0, t.woods_bits, t.optional, t.dilation) | (1 << e)
+            for e in cx.enemy_hexes
         ]
         cx.reach_cache[occupied] = reaches
         return reaches

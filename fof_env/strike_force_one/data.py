@@ -12,6 +12,7 @@ from functools import lru_cache
 from importlib import resources
 
 from fof_env.core.hexgrid import HexGrid
+from fof_env.strike_force_one.movement import dilation_table
 
 SIDES = ("soviet", "us")
 SIDE_PREFIX = ("sov", "us")
@@ -36,6 +37,7 @@ class Scenario:
     turns: int
     crt: tuple[tuple[str, ...], ...]  # crt[die-1][column]
     neighbor_bits: tuple[int, ...]  # bitmask of each hex's neighbours
+    dilation: tuple[tuple[int, ...], ...]  # movement.dilation_table(neighbor_bits)
     woods_bits: int
     map_provenance: str
     crt_provenance: str
@@ -55,6 +57,7 @@ def scenario() -> Scenario:
     rows = tuple(tuple(r) for r in c["rows"])
     if len(rows) != 6 or any(len(r) != 6 or any(x not in RESULTS for x in r) for r in rows):
         raise ValueError("crt.json must be 6 rows x 6 columns of DE/DR/AR/AE")
+    neighbor_bits = tuple(sum(1 << n for n in ns) for ns in grid.neighbors)
     return Scenario(
         grid=grid,
         towns=tuple(grid.hex(h) for h in m["towns"]),
@@ -62,7 +65,8 @@ def scenario() -> Scenario:
         setup=tuple(setup),
         turns=int(m["turns"]),
         crt=rows,
-        neighbor_bits=tuple(sum(1 << n for n in ns) for ns in grid.neighbors),
+        neighbor_bits=neighbor_bits,
+        dilation=dilation_table(neighbor_bits),
         woods_bits=sum(1 << h for h in woods_set),
         map_provenance=m["provenance"],
         crt_provenance=c["provenance"],

@@ -11,6 +11,21 @@ from __future__ import annotations
 MOVEMENT_ALLOWANCE = 4
 
 
+def dilation_table(neighbor_bits: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """``table[k][b]``: the union of the neighbours of the hexes set in byte ``b`` at
+    byte position ``k``; so the neighbours of any hex set are a few table look-ups."""
+    chunks = (len(neighbor_bits) + 7) // 8
+    table = []
+    for k in range(chunks):
+        row = [0] * 256
+        for b in range(1, 256):
+            low = b & -b
+            h = 8 * k + low.bit_length() - 1
+            row[b] = row[b ^ low] | (neighbor_bits[h] if h < len(neighbor_bits) else 0)
+        table.append(tuple(row))
+    return tuple(table)
+
+
 def reachable_bits(
     start: int,
     enemy: int,
@@ -18,7 +33,7 @@ def reachable_bits(
     full: int,
     woods: int,
     woods_cost_two: bool,
-    neighbor_bits: tuple[int, ...],
+    dilation: tuple[tuple[int, ...], ...],
 ) -> int:
     """Hexes a unit at ``start`` may end its move in, excluding ``start``.
 
@@ -26,7 +41,7 @@ def reachable_bits(
     an enemy (entering one stops the unit, 4.5; no step from one such hex straight
     into another); ``full``: hexes the unit may pass through but not end in
     (friendly stacking limit, 4.4/7.1); ``woods``: woods hexes, entered at cost 2 when
-    ``woods_cost_two`` else never (2.0/8.1).
+    ``woods_cost_two`` else never (2.0/8.1); ``dilation``: :func:`dilation_table`.
     """
     start_bit = 1 << start
     blocked = enemy if woods_cost_two else enemy | woods
@@ -39,10 +54,14 @@ def reachable_bits(
         if not frontier:
             continue
         around = 0
-        while frontier:
-            low = frontier & -frontier
-            around |= neighbor_bits[low.bit_length() - 1]
-            frontier ^= low
+        k = ((frontier & -frontier).bit_length() - 1) >> 3  # skip empty low bytes
+        frontier >>= 8 * k
+        while frontier:  # neighbours of the frontier, a byte at a time
+            b = frontier & 255
+            if b:
+                around |= dilation[k][b]
+            frontier >>= 8
+            k += 1
         around &= ~blocked & ~reached
         if cost == 0 and start_bit & zoc:
             around &= ~zoc  # 4.5: never directly from one enemy-adjacent hex to another
@@ -65,6 +84,7 @@ def can_move(
     woods: int,
     woods_cost_two: bool,
     neighbor_bits: tuple[int, ...],
+    dilation: tuple[tuple[int, ...], ...],
 ) -> bool:
     """Whether :func:`reachable_bits` is non-empty, usually decided by the first ring."""
     first = neighbor_bits[start] & ~enemy
@@ -76,7 +96,7 @@ def can_move(
         return True
     if not first:
         return False
-    return bool(reachable_bits(start, enemy, zoc, full, woods, woods_cost_two, neighbor_bits))
+    return bool(reachable_bits(start, enemy, zoc, full, woods, woods_cost_two, dilation))
 
 
 # _BYTE_BITS[k][b]: the hex indices of the set bits of byte value ``b`` at byte position ``k``.

@@ -303,7 +303,7 @@ class StrikeForceOneState(State):
         if cached is None:
             enemy, zoc, full = self._move_masks(UNIT_SIDE[u])
             bits = reachable_bits(
-                self.unit_hex[u], enemy, zoc, full, self.sc.woods_bits, self.optional, self.sc.neighbor_bits
+                self.unit_hex[u], enemy, zoc, full, self.sc.woods_bits, self.optional, self.sc.dilation
             )
             cached = self._reach[u] = tuple(bits_to_list(bits))
         return cached
@@ -313,11 +313,12 @@ class StrikeForceOneState(State):
         done = self.done
         uh = self.unit_hex
         enemy, zoc, full = self._move_masks(side)
-        woods, optional, nb = self.sc.woods_bits, self.optional, self.sc.neighbor_bits
+        sc = self.sc
+        woods, optional, nb, dilation = sc.woods_bits, self.optional, sc.neighbor_bits, sc.dilation
         return [
             u
             for u in SIDE_UNITS[side]
-            if uh[u] >= 0 and not (done >> u) & 1 and can_move(uh[u], enemy, zoc, full, woods, optional, nb)
+            if uh[u] >= 0 and not (done >> u) & 1 and can_move(uh[u], enemy, zoc, full, woods, optional, nb, dilation)
         ]
 
     # ---------------------------------------------------------------- combat
