@@ -8,7 +8,6 @@ dense index ``0..n-1`` so that neighbour tables are tuples of ints.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 
@@ -16,7 +15,7 @@ from dataclasses import dataclass, field
 class HexGrid:
     """A finite set of hexes with precomputed neighbour tables.
 
-    ``rows_by_parity`` gives the number of rows in odd and even columns.
+    ``odd_rows`` / ``even_rows``: the number of rows in odd / even columns.
     """
 
     columns: int
@@ -82,6 +81,3 @@ class HexGrid:
         x = size * 1.5 * (c - 1)
         y = size * (3**0.5) * ((r - 1) + (0.5 if c % 2 == 0 else 0.0))
         return x, y
-
-    def ring_within(self, h: int, radius: int) -> Iterable[int]:
-        return (o for o in range(len(self)) if self.distance(h, o) <= radius)

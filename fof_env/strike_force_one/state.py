@@ -238,17 +238,6 @@ class StrikeForceOneState(State):
                 bits |= 1 << h
         return bits
 
-    def _zoc_bits(self, side: int) -> int:
-        """Hexes adjacent to any unit of ``side``'s enemy."""
-        bits = 0
-        nb = self.sc.neighbor_bits
-        uh = self.unit_hex
-        for u in SIDE_UNITS[1 - side]:
-            h = uh[u]
-            if h >= 0:
-                bits |= nb[h]
-        return bits
-
     def _count(self, side: int, h: int) -> int:
         uh = self.unit_hex
         return sum(1 for u in SIDE_UNITS[side] if uh[u] == h)
@@ -422,8 +411,7 @@ class StrikeForceOneState(State):
     def retreat_hexes(self, u: int) -> list[int]:
         """Legal retreat hexes of unit ``u`` (5.7; 7.5 under the optional rules)."""
         side = UNIT_SIDE[u]
-        enemy = self._side_bits(1 - side)
-        zoc = self._zoc_bits(side)
+        enemy, zoc, _ = self._move_masks(side)
         woods = self.sc.woods
         limit = self.stack_limit
         result = []
