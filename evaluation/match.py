@@ -22,7 +22,7 @@ import numpy as np
 
 from agents.base import Agent, make_agent
 from evaluation.stats import format_rate, wilson_interval
-from fof_env.core.options import parse_value
+from fof_env.core.options import parse_assignments
 from fof_env.core.registry import make_game
 
 AgentSpec = str | Callable[..., Agent]
@@ -90,13 +90,7 @@ def build_agent(spec: AgentSpec, game, player: int, seed: int | None) -> Agent:
     if callable(spec):
         return spec(game, player, seed=seed)
     kind, _, args = spec.partition(":")
-    kwargs: dict[str, Any] = {}
-    if args:
-        for item in args.split(","):
-            key, eq, value = item.partition("=")
-            if not eq:
-                raise ValueError(f"agent spec {spec!r}: expected key=value after ':', got {item!r}")
-            kwargs[key.strip()] = parse_value(value.strip())
+    kwargs = parse_assignments(args.split(","), f"agent spec {spec!r}") if args else {}
     return make_agent(kind, game, player, seed=seed, **kwargs)
 
 

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from fof_env.core.errors import OptionError, PositionError
-from fof_env.core.options import parse_value
+from fof_env.core.options import parse_assignments
 from fof_env.core.registry import list_games, make_game
 
 # Plain-words results of the Strike Force One Combat Results Table.
@@ -268,12 +268,7 @@ def _cmd_list(out: TextIO) -> int:
 
 
 def _game_options(args) -> dict[str, Any]:
-    options: dict[str, Any] = {}
-    for item in args.option:
-        key, eq, value = item.partition("=")
-        if not eq or not key.strip():
-            raise OptionError(f"--option expects KEY=VALUE, got {item!r}")
-        options[key.strip().replace("-", "_")] = parse_value(value.strip())
+    options = parse_assignments(args.option, "--option")
     if args.optional_rules:
         options["optional_rules"] = True
     return options
