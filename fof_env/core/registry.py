@@ -11,6 +11,7 @@ from fof_env.core.errors import OptionError
 # name -> "module:factory"; imported lazily so listing games costs nothing.
 _REGISTRY: dict[str, str] = {
     "strike_force_one": "fof_env.strike_force_one.game:StrikeForceOneGame",
+    "lost_and_found": "fof_env.force_on_force.game:LostAndFoundGame",
 }
 
 
