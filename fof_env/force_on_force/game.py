@@ -108,7 +108,7 @@ class LostAndFoundGame(Game):
     observation_shape = (OBS_SIZE,)
     observation_version = OBS_VERSION
     observation_bounds = (-1.0, 1.0)
-    max_decisions = 3000
+    max_decisions = 4000
 
     def __init__(
         self,

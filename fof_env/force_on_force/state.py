@@ -386,9 +386,14 @@ class ForceOnForceState(State):
         )
 
     def move_points(self, u: int, limit: float) -> list[int]:
-        """Points within ``limit`` inches of ``u`` not held by an enemy unit (rulings.md)."""
+        """Points within ``limit`` inches of ``u`` not held by an enemy unit its side can see.
+
+        A hidden enemy unit's point stays open (the mask must not give it away); moving
+        onto it reveals that unit (rulings.md R4, R27).
+        """
         side = UNIT_SIDE[u]
-        enemy = {self.pos[t] for t in range(NUM_UNITS) if UNIT_SIDE[t] != side and self.pos[t] >= 0}
+        pos, hidden = self.pos, self.hidden
+        enemy = {pos[t] for t in range(NUM_UNITS) if UNIT_SIDE[t] != side and pos[t] >= 0 and not hidden[t]}
         return [p for p in self.sc.table.within(self.pos[u], limit) if p not in enemy]
 
     def _edge(self, u: int) -> str:
@@ -1087,6 +1092,10 @@ class ForceOnForceState(State):
         if dest < 0 or not self.active(u):
             return
         dist = self.sc.table.dist[dest]
+        for t in range(NUM_UNITS):
+            if self.hidden[t] and self.pos[t] == dest and UNIT_SIDE[t] != UNIT_SIDE[u]:
+                self.hidden[t] = 0
+                self.events.append(ev.Note(f"{UNIT_NAMES[u]} runs into hidden {UNIT_NAMES[t]}"))
         if UNIT_SIDE[u] == USMC:
             if self.pilot_unit < 0 and self.pilot_pos >= 0 and dist[self.pilot_pos] <= CONTACT_IN + 1e-9:
                 self.pilot_unit = u
@@ -1112,7 +1121,7 @@ class ForceOnForceState(State):
         self.pilot_unit = -1
         table = self.sc.table
         here = self.pilot_pos
-        enemies = [self.pos[t] for t in SIDE_UNITS[TALIBAN] if self.active(t)]
+        enemies = [self.pos[t] for t in SIDE_UNITS[TALIBAN] if self.active(t) and not self.hidden[t]]
         if not enemies:
             return
         threat = min(enemies, key=lambda p: (table.dist[here][p], p))
