@@ -123,6 +123,7 @@ def blank_state(game, setup) -> ForceOnForceState:
     s.ret_queue = []
     s.fow_queue = []
     s.after_move = 0
+    s.exchanged = []
     return s
 
 

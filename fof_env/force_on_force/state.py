@@ -129,6 +129,7 @@ class ForceOnForceState(State):
         # decision context
         "queue", "actor", "free_used", "mover", "move_reaction", "tactical_only", "targets", "split_count",
         "split_alloc", "win_kind", "win_dest", "entries", "qi", "ret_queue", "fow_queue", "after_move",
+        "exchanged",
         # bookkeeping
         "dice", "history", "events", "_rolls", "_start", "_legal_cache", "_mask_cache",
     )  # fmt: skip
@@ -136,7 +137,7 @@ class ForceOnForceState(State):
     _LIST_SLOTS = (
         "pos", "tq", "morale", "armor", "supply", "excellent", "medic", "ammo", "tough", "activated",
         "moved", "fires", "rmoves", "failed", "reacted", "pinned", "overwatch", "hidden", "in_cover", "mad",
-        "amped", "queue", "targets", "split_alloc", "entries", "ret_queue", "fow_queue",
+        "amped", "queue", "targets", "split_alloc", "entries", "ret_queue", "fow_queue", "exchanged",
     )  # fmt: skip
     _SCALAR_SLOTS = (
         "sc", "full", "fow_on", "capture_on", "ambush_on", "support", "turn", "initiative", "portion",
@@ -333,7 +334,8 @@ class ForceOnForceState(State):
         """
         d = self.sc.table.dist[self.pos[u]][self.pos[t]]
         tq = self.tq[u]
-        optimum = (figures == 0 or d <= tq + 1e-9) and (not weapons or d <= 2 * tq + 1e-9)
+        riflemen = figures - len(weapons)  # the gunners fire with their weapons' range (R24)
+        optimum = (riflemen <= 0 or d <= tq + 1e-9) and (not weapons or d <= 2 * tq + 1e-9)
         return combat.firepower(
             figures,
             self._support_dice(u, weapons),
@@ -424,8 +426,8 @@ class ForceOnForceState(State):
             return [PASS, YES]
         if k == D_OVERWATCH:
             return [UNIT0 + u for u in self._overwatch_candidates()] + [PASS]
-        if k == D_SELECT:
-            return [UNIT0 + u for u in self._selectable()] + [PASS]
+        if k == D_SELECT:  # no "pass" while the Taliban must open fire (R11)
+            return [UNIT0 + u for u in self._selectable()] + ([] if self.first_fire else [PASS])
         if k == D_ACTION:
             return self._action_choices()
         if k == D_MOVE:
@@ -665,6 +667,8 @@ class ForceOnForceState(State):
             self._do_move(u, dest, rapid)
             self.rmoves[u] += 1
             self.reacted[u] = 1
+            self.mover = -1
+            self.move_reaction = self.tactical_only = 0
             self._auto(ST_RESOLVE)
             return
         self.hidden[u] = 0  # "They remain Hidden so long as they do not move or fire."
@@ -861,10 +865,21 @@ class ForceOnForceState(State):
     def _st_end_activation(self) -> None:
         if self.actor >= 0:
             self.activated[self.actor] = 1
-        self.actor = -1
+        self._clear_context()
+        self.step = ST_SELECT
+
+    def _clear_context(self) -> None:
+        """Forget the finished activation, so equal positions give equal states."""
+        self.actor = self.mover = -1
+        self.free_used = self.move_reaction = self.tactical_only = self.after_move = 0
         self.targets = []
         self.entries = []
-        self.step = ST_SELECT
+        self.exchanged = []
+        self.split_count = 0
+        self.split_alloc = []
+        self.win_kind = 0
+        self.win_dest = -1
+        self.qi = 0
 
     def _st_end_turn(self) -> None:
         """End Phase: pins, Overwatch and lost firepower recover (000 turn sequence)."""
@@ -891,6 +906,7 @@ class ForceOnForceState(State):
             ambush = 1 if self.win_kind == W_FIRE else 0
             self.hidden[a] = 0
         self.entries = [(a, R_ACTOR, self.targets[0] if self.targets else -1, ambush)]
+        self.exchanged = []
         react_side = UNIT_SIDE[a] ^ 1
         queue = []
         for r in SIDE_UNITS[react_side]:
@@ -1005,6 +1021,15 @@ class ForceOnForceState(State):
         if portions and self.fire_capacity(a) > 0:
             self._fire(a, portions)
 
+    def _shot_queued(self, t: int, s: int) -> bool:
+        """Whether unit ``t`` still has a shot at ``s`` to come in this window."""
+        for u, role, target, _ambush in self.entries[self.qi :]:
+            if u != t or role == R_INT_MOVE:
+                continue
+            if target == s or (role == R_ACTOR and self.win_kind == W_FIRE and s in self.targets):
+                return True
+        return False
+
     def _st_returns(self) -> None:
         """Units fired on may fire back at the firer, once per exchange (rulings.md)."""
         while self.ret_queue:
@@ -1034,10 +1059,10 @@ class ForceOnForceState(State):
             if fp <= 0:
                 continue
             self._attack(t, fp, self.tq[s], shooter_pos, UNIT_NAMES[s])
-            if not returning:
-                later = any(e[0] == t and e[2] == s for e in self.entries[self.qi :])
-                if not later and (s, t) not in self.ret_queue:
-                    self.ret_queue.append((s, t))
+            answered = (t, s) in self.exchanged  # t fired first: this shot completes the round
+            self.exchanged.append((s, t))
+            if not returning and not answered and not self._shot_queued(t, s) and (s, t) not in self.ret_queue:
+                self.ret_queue.append((s, t))
         self.fires[s] += 1
         self.hidden[s] = 0
 
