@@ -1124,6 +1124,7 @@ class ForceOnForceState(State):
         if UNIT_SIDE[u] == USMC:
             if self.pilot_unit < 0 and self.pilot_pos >= 0 and dist[self.pilot_pos] <= CONTACT_IN + 1e-9:
                 self.pilot_unit = u
+                self.pilot_pos = dest  # "The pilot can be moved as part of that fireteam."
                 if not self.contact:
                     self.contact = 1
                     self.events.append(ev.Note(f"{UNIT_NAMES[u]} makes contact with the pilot"))
