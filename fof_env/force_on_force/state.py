@@ -642,6 +642,7 @@ class ForceOnForceState(State):
     def _on_handoff(self, action: int) -> None:
         t = action - UNIT0
         self.pilot_unit = t
+        self.pilot_pos = self.pos[t]
         self.events.append(ev.Note(f"pilot handed off from {UNIT_NAMES[self.actor]} to {UNIT_NAMES[t]}"))
         self.kind = D_ACTION
 
