@@ -21,7 +21,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-AREA_KINDS = ("woods", "building", "stream_bank")
+# Defence dice an area gives a unit inside it (003 "Cover Dice": Solid +1D, Improved +2D,
+# Fortified +3D, Reinforced Fortification +4D); a crossing wall gives Solid cover (+1D).
+COVER_DICE = {
+    "woods": 1,
+    "building": 1,
+    "stream_bank": 1,
+    "improved_position": 2,
+    "fortified_position": 3,
+    "reinforced_fortification": 4,
+}
+MAX_COVER_DICE = 4
+AREA_KINDS = tuple(COVER_DICE)
 LINE_KINDS = ("wall",)
 FEATURE_KINDS = AREA_KINDS + LINE_KINDS
 BLOCKING_KINDS = ("woods", "building")
@@ -121,10 +132,11 @@ class Table:
       2" allowance is measured along the line from each end, whatever feature it is
       in). Walls and stream banks never block LOS. Symmetric; ``los[p][p] == 1``.
       Comparisons use a 1e-9" tolerance against the blocking side (boundaries do not block).
-    - ``terrain_cover[p]``: p lies inside or on the boundary of a woods, building or
-      stream-bank rect.
-    - ``cover_from[q]``: a ``bytes`` row, ``cover_from[q][p] == 1`` iff a unit at p fired
-      on from q has cover: ``terrain_cover[p]`` or some wall segment properly crosses the
+    - ``terrain_cover[p]``: cover dice of the best area feature whose rect holds p
+      (boundary included): ``COVER_DICE`` (woods, building, stream bank 1; improved 2,
+      fortified 3, reinforced fortification 4), else 0.
+    - ``cover_from[q]``: a ``bytes`` row, ``cover_from[q][p]`` is the cover dice of a unit at
+      p fired on from q: the larger of ``terrain_cover[p]`` and 1 if some wall segment properly crosses the
       segment q-p (both end points of each strictly on opposite sides of the other;
       touching does not count). Not symmetric in general. With ``wall_cover_reach_in``
       set (default None: any crossing wall counts), a crossing wall gives cover only if
@@ -200,7 +212,7 @@ class Table:
         kind_at = ["open"] * n
         feature_at: list[str | None] = [None] * n
         in_woods = np.zeros(n, dtype=bool)
-        cover = np.zeros(n, dtype=bool)
+        cover = np.zeros(n, dtype=np.uint8)
         near = np.zeros(n, dtype=bool)
         for f in reversed(areas):  # reversed: the first feature in list order wins
             assert f.rect is not None
@@ -209,7 +221,7 @@ class Table:
             for p in np.flatnonzero(inside):
                 kind_at[p] = f.kind
                 feature_at[p] = f.id
-            cover |= inside
+            cover = np.maximum(cover, inside.astype(np.uint8) * COVER_DICE[f.kind])
             if f.kind == "woods":
                 in_woods |= inside
             gap = np.hypot(
@@ -222,7 +234,7 @@ class Table:
         self.kind_at: list[str] = kind_at
         self.feature_at: list[str | None] = feature_at
         self.in_woods: list[bool] = in_woods.tolist()
-        self.terrain_cover: list[bool] = cover.tolist()
+        self.terrain_cover: list[int] = cover.tolist()
         self.exposed: list[bool] = (~near).tolist()
 
         self.los_np: np.ndarray = self._compute_los([f for f in areas if f.kind in BLOCKING_KINDS])
@@ -230,8 +242,8 @@ class Table:
         crossed = np.zeros((n, n), dtype=bool)
         for f in walls:
             crossed |= self._wall_crossings(f)
-        self.cover_from_np: np.ndarray = crossed | cover[None, :]
-        self.cover_from: list[bytes] = [row.tobytes() for row in self.cover_from_np.astype(np.uint8)]
+        self.cover_from_np: np.ndarray = np.maximum(crossed.astype(np.uint8), cover[None, :])
+        self.cover_from: list[bytes] = [row.tobytes() for row in self.cover_from_np]
 
     # ------------------------------------------------------------------ naming
     def __len__(self) -> int:

@@ -7,7 +7,7 @@ Layout (``OBS_SIZE`` floats), always from the point of view of ``player``:
   unit: known, mine, on table, x/36, y/36, effective, light, down, serious, KIA,
   captured (each /10), TQ/12, pinned, Overwatch, hidden, activated, reacted,
   failed interrupt, moved Tactical, moved Rapid, fires/5, reaction moves, In Cover,
-  excellent position, firepower now/10, with the pilot, in terrain cover, Exposed.
+  excellent position, firepower now/10, with the pilot, terrain cover dice / 4, Exposed.
   **A hidden enemy unit is all zeros except "hidden"**: its place, strength and
   flags are not the player's to know.
 * **game** ``16``: turn/9, I have the initiative, portion, must fire first, my VP/20,
@@ -17,7 +17,7 @@ Layout (``OBS_SIZE`` floats), always from the point of view of ``player``:
   target(s), the unit asked / moving, the unit that fired on it (each a one-hot over
   the unit order above); window is a move, window is a fire, destination x/36, y/36,
   reaction move, Tactical only; Fog of War result one-hot.
-* **board** ``6 x 324`` (one value per table point): terrain cover, woods,
+* **board** ``6 x 324`` (one value per table point): terrain cover dice / 4, woods,
   building, Exposed, my units, known enemy units.
 """
 
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from fof_env.core.tabletop import MAX_COVER_DICE
 from fof_env.force_on_force import state as st
 
 OBS_VERSION = 1
@@ -55,7 +56,7 @@ def _static_board(table) -> np.ndarray:
     if board is None:
         n = st.NUM_POINTS
         board = np.zeros(BOARD_PLANES * n, dtype=np.float32)
-        board[0:n] = np.asarray(table.terrain_cover[:n], dtype=np.float32)
+        board[0:n] = np.asarray(table.terrain_cover[:n], dtype=np.float32) / MAX_COVER_DICE
         board[n : 2 * n] = np.asarray(table.in_woods[:n], dtype=np.float32)
         board[2 * n : 3 * n] = np.asarray([k == "building" for k in table.kind_at[:n]], dtype=np.float32)
         board[3 * n : 4 * n] = np.asarray(table.exposed[:n], dtype=np.float32)
@@ -89,7 +90,8 @@ def encode(s: st.ForceOnForceState, player: int) -> np.ndarray:
             s.pinned[u], s.overwatch[u], s.hidden[u], s.activated[u], s.reacted[u], s.failed[u],
             float(s.moved[u] == 1), float(s.moved[u] == 2), min(s.fires[u], 5) / 5, min(s.rmoves[u], 1),
             s.in_cover[u], s.excellent[u], min(s.fire_capacity(u), 10) / 10 if on else 0.0,
-            float(s.pilot_unit == u), float(on and table.terrain_cover[p]), float(on and table.exposed[p]),
+            float(s.pilot_unit == u), table.terrain_cover[p] / MAX_COVER_DICE if on else 0.0,
+            float(on and table.exposed[p]),
         ]  # fmt: skip
         obs[base : base + UNIT_FEATURES] = row
         if on:

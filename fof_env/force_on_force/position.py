@@ -114,7 +114,7 @@ def blank_state(game, setup) -> ForceOnForceState:
     s.move_reaction = 0
     s.tactical_only = 0
     s.targets = []
-    s.split_count = 0
+    s.split_counts = []
     s.split_alloc = []
     s.win_kind = 0
     s.win_dest = -1

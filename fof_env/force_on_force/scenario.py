@@ -15,7 +15,8 @@ JSON layout (keys marked * are required)::
 
     provenance*, name, source
     table*: {width_in*, height_in*, spacing_in*, wall_cover_reach_in (null: any crossing wall covers)}
-    features*: [{id*, kind* (woods|building|stream_bank|wall), rect | segment*, note}]
+    features*: [{id*, kind* (woods|building|stream_bank|improved_position|fortified_position|
+                 reinforced_fortification|wall), rect | segment*, note}]
     pilot*: {building* (a building feature id), start* [x, y]}   # a grid point inside it
     taliban_positions*: {"1": [x, y], ...}   # one per Taliban unit with that "team" number
     taliban_deploy_radius*   # inches: a team may deploy on any point this close to its mark

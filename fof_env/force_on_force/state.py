@@ -127,7 +127,7 @@ class ForceOnForceState(State):
         "amped", "turn", "initiative", "portion", "first_fire", "pilot_pos", "pilot_unit", "contact",
         "pilot_exit", "leader_unit", "kind", "step", "setup_stage", "auto_win", "airstrike",
         # decision context
-        "queue", "actor", "free_used", "mover", "move_reaction", "tactical_only", "targets", "split_count",
+        "queue", "actor", "free_used", "mover", "move_reaction", "tactical_only", "targets", "split_counts",
         "split_alloc", "win_kind", "win_dest", "entries", "qi", "ret_queue", "fow_queue", "after_move",
         "exchanged",
         # bookkeeping
@@ -137,13 +137,13 @@ class ForceOnForceState(State):
     _LIST_SLOTS = (
         "pos", "tq", "morale", "armor", "supply", "excellent", "medic", "ammo", "tough", "activated",
         "moved", "fires", "rmoves", "failed", "reacted", "pinned", "overwatch", "hidden", "in_cover", "mad",
-        "amped", "queue", "targets", "split_alloc", "entries", "ret_queue", "fow_queue", "exchanged",
+        "amped", "queue", "targets", "split_counts", "split_alloc", "entries", "ret_queue", "fow_queue", "exchanged",
     )  # fmt: skip
     _SCALAR_SLOTS = (
         "sc", "full", "fow_on", "capture_on", "ambush_on", "support", "turn", "initiative", "portion",
         "first_fire", "pilot_pos", "pilot_unit", "contact", "pilot_exit", "leader_unit", "kind", "step",
         "setup_stage", "auto_win", "airstrike", "actor", "free_used", "mover", "move_reaction",
-        "tactical_only", "split_count", "win_kind", "win_dest", "qi", "after_move",
+        "tactical_only", "win_kind", "win_dest", "qi", "after_move",
     )  # fmt: skip
 
     def clone(self) -> ForceOnForceState:
@@ -516,10 +516,22 @@ class ForceOnForceState(State):
         return out
 
     def _split_counts(self) -> list[int]:
-        """Figures' dice given to the second target (each target keeps a die source)."""
-        figs = self.shooting_figures(self.actor)
-        hi = figs if self.usable_support(self.actor) else figs - 1
-        return list(range(1, min(hi, MAX_COUNT) + 1)) or [1]
+        """Figures' dice the newest extra target may get: the first target keeps at least one
+        figure unless the unit has support weapons to give it."""
+        left = self.shooting_figures(self.actor) - sum(self.split_counts)
+        hi = left if self.usable_support(self.actor) else left - 1
+        return list(range(1, min(hi, MAX_COUNT) + 1))
+
+    def _may_add_target(self) -> bool:
+        """Another target for a split fire: TQ allows it (003 "Targets Engaged by Quality"),
+        figures are left to give it, and an enemy unit is in sight."""
+        a = self.actor
+        if not self.full or len(self.targets) >= combat.SPLIT_TARGETS.get(self.tq[a], 1):
+            return False
+        left = self.shooting_figures(a) - sum(self.split_counts)
+        if left < (1 if self.usable_support(a) else 2):
+            return False
+        return bool(self.fire_targets(a, exclude=tuple(self.targets)))
 
     def _handoff_targets(self) -> list[int]:
         u = self.actor
@@ -682,55 +694,67 @@ class ForceOnForceState(State):
         if action == PASS:
             self._auto(ST_END_ACTIVATION)
             return
-        t = action - UNIT0
-        a = self.actor
-        self.targets = [t]
-        self.split_count = 0
+        self.targets = [action - UNIT0]
+        self.split_counts = []
         self.split_alloc = []
-        if (
-            self.full
-            and combat.SPLIT_TARGETS.get(self.tq[a], 1) > 1
-            and self.shooting_figures(a) + len(self.usable_support(a)) >= 2
-            and self.fire_targets(a, exclude=(t,))
-        ):
+        if self._may_add_target():
             self.kind = D_SPLIT_TARGET
         else:
             self._declare_fire()
 
     def _on_split_target(self, action: int) -> None:
         if action == PASS:
-            self._declare_fire()
+            self._next_split_support()
             return
         self.targets.append(action - UNIT0)
         self.kind = D_SPLIT_COUNT
 
     def _on_split_count(self, action: int) -> None:
-        self.split_count = action - COUNT0 + 1
-        self.split_alloc = []
-        self._next_split_support()
+        self.split_counts.append(action - COUNT0 + 1)
+        if self._may_add_target():
+            self.kind = D_SPLIT_TARGET
+        else:
+            self._next_split_support()
 
     def _on_split_support(self, action: int) -> None:
         self.split_alloc.append(action - UNIT0)
         self._next_split_support()
 
     def _next_split_support(self) -> None:
+        """Each support weapon goes to one target ("Support Weapon dice must be allocated to one
+        target"); then targets left with nothing are dropped and the fire is declared."""
         a = self.actor
-        if len(self.split_alloc) < len(self.usable_support(a)):
+        if len(self.targets) > 1 and len(self.split_alloc) < len(self.usable_support(a)):
             self.kind = D_SPLIT_SUPPORT
             return
-        first, second = self._portions_sizes()
-        if first == 0 or second == 0:  # everything went to one target: not a split after all
-            self.targets = [self.targets[1] if first == 0 else self.targets[0]]
-            self.split_count = 0
+        shares = self._portions(a)
+        kept = [i for i, (_t, figs, weapons) in enumerate(shares) if figs + len(weapons)]
+        if len(kept) < len(self.targets):  # a target got nothing: it is not engaged after all
+            # the first kept target takes the figures left over (all of them if the old first had none)
+            self.split_counts = [self.split_counts[i - 1] for i in kept[1:]]
+            self.targets = [self.targets[i] for i in kept]
+            self.split_alloc = [t for t in self.split_alloc if t in self.targets]
+        if len(self.targets) == 1:
+            self.split_counts = []
             self.split_alloc = []
         self._declare_fire()
 
-    def _portions_sizes(self) -> tuple[int, int]:
-        figs = self.shooting_figures(self.actor)
-        second_figs = min(self.split_count, figs)
+    def _portions(self, a: int) -> list[tuple[int, int, list[int]]]:
+        """(target, figures, weapons) shares of the actor's fire, from its current strength:
+        casualties taken since the declaration come off the first target's figures."""
+        weapons = self.usable_support(a)
+        figs = self.shooting_figures(a)
+        if len(self.targets) == 1:
+            return [(self.targets[0], figs, weapons)]
+        alloc = self.split_alloc[: len(weapons)]
+        shares = []
+        left = figs
+        for t, n in zip(self.targets[1:], self.split_counts, strict=True):
+            n = min(n, left)
+            left -= n
+            shares.append((t, n, [w for w, to in zip(weapons, alloc, strict=False) if to == t]))
         t0 = self.targets[0]
-        n0 = sum(1 for t in self.split_alloc if t == t0)
-        return figs - second_figs + n0, second_figs + len(self.split_alloc) - n0
+        return [(t0, left, [w for w, to in zip(weapons, alloc, strict=False) if to == t0]), *shares]
 
     def _declare_fire(self) -> None:
         self.first_fire = 0
@@ -876,7 +900,7 @@ class ForceOnForceState(State):
         self.targets = []
         self.entries = []
         self.exchanged = []
-        self.split_count = 0
+        self.split_counts = []
         self.split_alloc = []
         self.win_kind = 0
         self.win_dest = -1
@@ -1005,19 +1029,7 @@ class ForceOnForceState(State):
             self.step = ST_RETURNS
 
     def _actor_fire(self, a: int) -> None:
-        weapons = self.usable_support(a)
-        figs = self.shooting_figures(a)
-        if len(self.targets) == 1:
-            portions = [(self.targets[0], figs, weapons)]
-        else:
-            t0, t1 = self.targets
-            second = min(self.split_count, figs)
-            alloc = self.split_alloc[: len(weapons)]
-            portions = [
-                (t0, figs - second, [w for w, t in zip(weapons, alloc, strict=False) if t == t0]),
-                (t1, second, [w for w, t in zip(weapons, alloc, strict=False) if t == t1]),
-            ]
-        portions = [p for p in portions if self.active(p[0]) and not self.hidden[p[0]]
+        portions = [p for p in self._portions(a) if self.active(p[0]) and not self.hidden[p[0]]
                     and self.sc.table.los[self.pos[a]][self.pos[p[0]]]]  # fmt: skip
         if portions and self.fire_capacity(a) > 0:
             self._fire(a, portions)

@@ -50,7 +50,7 @@ def wall(x0: float, y0: float, x1: float, y1: float, fid: str = "wall") -> dict:
 
 
 def area(kind: str, x0: float, y0: float, x1: float, y1: float, fid: str | None = None) -> dict:
-    """An area feature: ``kind`` is woods, building or stream_bank; ``rect`` = [x0, y0, x1, y1]."""
+    """An area feature (``kind`` in ``fof_env.core.tabletop.AREA_KINDS``); ``rect`` = [x0, y0, x1, y1]."""
     return {"id": fid or f"{kind}_{x0:g}_{y0:g}", "kind": kind, "rect": [x0, y0, x1, y1]}
 
 

@@ -503,7 +503,7 @@ def test_each_hit_rolls_again_among_the_figures_still_effective():
 # ---------------------------------------------------------------- split fire
 def test_d6_units_engage_one_target_d8_units_may_split():
     """003_b1b2d2a6d4b3bab2.txt: "Targets Engaged by Quality D6 Troop Quality: May only engage ONE target
-    D8 Troop Quality: May engage TWO targets" (rulings R24: the engine allows at most two)."""
+    D8 Troop Quality: May engage TWO targets" (rulings R24)."""
     s = make({"tal.2": unit(WEST), "usmc.A": unit(EAST), "usmc.B": unit(pt(19, 15))}, table=BACKS,
              initiative="taliban")  # fmt: skip
     s.apply("tal.2")
