@@ -33,7 +33,8 @@ demo: $(STAMP)
 	$(PY) -m evaluation.demo
 
 fuzz: $(STAMP)
-	$(PY) -m evaluation.fuzz
+	$(PY) -m evaluation.fuzz --game strike_force_one --games 10000
+	$(PY) -m evaluation.fuzz --game lost_and_found --games 5000
 
 bench: $(STAMP)
 	$(PY) -m evaluation.bench

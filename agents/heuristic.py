@@ -14,6 +14,7 @@ from agents.base import Agent
 # game name -> "module:factory(game, player, seed)"; imported lazily.
 _HEURISTICS: dict[str, str] = {
     "strike_force_one": "agents.strike_force_one_heuristic:make_strike_force_one_heuristic",
+    "lost_and_found": "agents.lost_and_found_heuristic:make_lost_and_found_heuristic",
 }
 
 
@@ -22,8 +23,11 @@ def heuristic_games() -> list[str]:
     return sorted(_HEURISTICS)
 
 
-def make_heuristic(game, player: int, seed: int | None = None) -> Agent:
-    """The scripted heuristic bot of ``game`` for ``player`` (0/1), with a seeded RNG for tie-breaks."""
+def make_heuristic(game, player: int, seed: int | None = None, **kwargs) -> Agent:
+    """The scripted heuristic bot of ``game`` for ``player`` (0/1), with a seeded RNG for tie-breaks.
+
+    Keyword arguments (from an agent spec ``"heuristic:key=value"``) go to the game's factory.
+    """
     try:
         target = _HEURISTICS[game.name]
     except KeyError:
@@ -32,4 +36,4 @@ def make_heuristic(game, player: int, seed: int | None = None) -> Agent:
         ) from None
     module, _, attr = target.partition(":")
     factory = getattr(importlib.import_module(module), attr)
-    return factory(game, player, seed=seed)
+    return factory(game, player, seed=seed, **kwargs)

@@ -1,22 +1,29 @@
 """Speed benchmark: ``python -m evaluation.bench`` (``make bench``).
 
-Prints, for one process on one core:
+Prints, for one process on one core, for Strike Force One (basic and optional
+rules) and Force on Force "Lost & Found" (full and quick rules); ``--game`` picks one:
 
 * engine decisions/s: uniformly random legal actions through the validated ``apply``
   (and through ``apply_unchecked``, the search fast path), and games/s;
-* Gymnasium env steps/s: ``fof_env/StrikeForceOne-v0`` with a random learner that
+* Lost & Found only: the median wall time of one whole random game (set-up to the
+  end, validated ``apply``) over ``--median-games`` games, in ms;
+* Gymnasium env steps/s: ``fof_env/<Game>-v0`` with a random learner that
   reads ``action_masks()`` every step, against the random opponent (opponent
-  decisions happen inside ``step`` and are not counted as steps);
+  decisions happen inside ``step`` and are not counted as steps); Lost & Found
+  for either learner side;
 * as a reference measured in the same run, PettingZoo ``connect_four_v3``
   random-play turns/s (reading the action mask every turn).
 
-Each figure is the best of ``--repeats`` timed runs of ``--seconds`` seconds.
+Each rate is the best of ``--repeats`` timed runs of ``--seconds`` seconds.
+Lost & Found targets (checked and printed): >= 10,000 engine decisions/s
+(validated) and < 50 ms median per random game.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -35,7 +42,9 @@ def _best_rate(run: Callable[[float], tuple[int, float]], seconds: float, repeat
     return best
 
 
-def engine_rates(game_name: str, options: dict, seconds: float, repeats: int, checked: bool) -> tuple[float, float]:
+def engine_rates(
+    game_name: str, options: dict, seconds: float, repeats: int, checked: bool
+) -> tuple[float, float]:
     """(decisions/s, games/s) of random play through the engine."""
     game = fof_env.make_game(game_name, **options)
     rng = np.random.default_rng(0)
@@ -61,11 +70,27 @@ def engine_rates(game_name: str, options: dict, seconds: float, repeats: int, ch
     return _best_rate(run, seconds, repeats), games_done[0]
 
 
-def gym_rate(env_id: str, options: dict, seconds: float, repeats: int) -> float:
+def median_game_ms(game_name: str, options: dict, games: int) -> float:
+    """Median wall time (ms) of one whole random game through the validated ``apply``."""
+    game = fof_env.make_game(game_name, **options)
+    game.new_initial_state(0)  # build the cached template outside the timing
+    rng = np.random.default_rng(0)
+    times = []
+    for seed in range(games):
+        start = time.perf_counter()
+        state = game.new_initial_state(seed)
+        while not state.is_terminal:
+            legal = state.legal_actions()
+            state.apply(legal[rng.integers(len(legal))])
+        times.append(time.perf_counter() - start)
+    return 1000 * statistics.median(times)
+
+
+def gym_rate(env_id: str, options: dict, seconds: float, repeats: int, side: int = 0) -> float:
     """Learner steps/s of the Gymnasium env with masks, random learner and opponent."""
     import gymnasium as gym
 
-    env = gym.make(env_id, side=0, opponent="random", **options)
+    env = gym.make(env_id, side=side, opponent="random", **options)
     rng = np.random.default_rng(0)
 
     def run(budget: float) -> tuple[int, float]:
@@ -116,29 +141,89 @@ def connect_four_rate(seconds: float, repeats: int) -> float:
     return rate
 
 
+LAF_DECISIONS_TARGET = 10_000
+LAF_MEDIAN_MS_TARGET = 50.0
+
+
+def strike_force_one_rows(seconds: float, repeats: int) -> list[tuple[str, float, str]]:
+    rows = []
+    for options in ({"optional_rules": False}, {"optional_rules": True}):
+        label = "optional rules" if options["optional_rules"] else "basic rules"
+        checked, games = engine_rates("strike_force_one", options, seconds, repeats, checked=True)
+        unchecked, _ = engine_rates("strike_force_one", options, seconds, repeats, checked=False)
+        steps = gym_rate("fof_env/StrikeForceOne-v0", options, seconds, repeats)
+        rows.append((f"Strike Force One, {label}: engine decisions/s (validated apply)", checked, ""))
+        rows.append((f"Strike Force One, {label}: engine decisions/s (apply_unchecked)", unchecked, ""))
+        rows.append((f"Strike Force One, {label}: random games/s", games, ""))
+        rows.append((f"Strike Force One, {label}: Gym env steps/s with masks", steps, ""))
+    return rows
+
+
+def _verdict(ok: bool, target: str) -> str:
+    return f"target {target}: {'met' if ok else 'NOT MET'}"
+
+
+def lost_and_found_rows(seconds: float, repeats: int, median_games: int) -> list[tuple[str, float, str]]:
+    rows = []
+    for options in ({"rules": "full"}, {"rules": "quick"}):
+        label = f"{options['rules']} rules"
+        name = f"Lost & Found, {label}"
+        checked, games = engine_rates("lost_and_found", options, seconds, repeats, checked=True)
+        unchecked, _ = engine_rates("lost_and_found", options, seconds, repeats, checked=False)
+        median = median_game_ms("lost_and_found", options, median_games)
+        rows.append(
+            (
+                f"{name}: engine decisions/s (validated apply)",
+                checked,
+                _verdict(checked >= LAF_DECISIONS_TARGET, f">= {LAF_DECISIONS_TARGET:,}"),
+            )
+        )
+        rows.append((f"{name}: engine decisions/s (apply_unchecked)", unchecked, ""))
+        rows.append((f"{name}: random games/s", games, ""))
+        rows.append(
+            (
+                f"{name}: median ms per random game ({median_games} games)",
+                median,
+                _verdict(median < LAF_MEDIAN_MS_TARGET, f"< {LAF_MEDIAN_MS_TARGET:.0f} ms"),
+            )
+        )
+        for side, side_name in ((0, "taliban"), (1, "usmc")):
+            steps = gym_rate("fof_env/LostAndFound-v0", options, seconds, repeats, side=side)
+            rows.append((f"{name}: Gym env steps/s with masks ({side_name} learner)", steps, ""))
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="length of one timed run")
     parser.add_argument("--repeats", type=int, default=3, help="timed runs per figure (best is reported)")
+    parser.add_argument(
+        "--game", choices=["all", "strike_force_one", "lost_and_found"], default="all", help="what to measure"
+    )
+    parser.add_argument(
+        "--median-games", type=int, default=200, help="Lost & Found games timed for the median game time"
+    )
     parser.add_argument("--json", help="also write the figures to this JSON file")
     args = parser.parse_args(argv)
-    rows = []
-    for options in ({"optional_rules": False}, {"optional_rules": True}):
-        label = "optional rules" if options["optional_rules"] else "basic rules"
-        checked, games = engine_rates("strike_force_one", options, args.seconds, args.repeats, checked=True)
-        unchecked, _ = engine_rates("strike_force_one", options, args.seconds, args.repeats, checked=False)
-        steps = gym_rate("fof_env/StrikeForceOne-v0", options, args.seconds, args.repeats)
-        rows.append((f"Strike Force One, {label}: engine decisions/s (validated apply)", checked))
-        rows.append((f"Strike Force One, {label}: engine decisions/s (apply_unchecked)", unchecked))
-        rows.append((f"Strike Force One, {label}: random games/s", games))
-        rows.append((f"Strike Force One, {label}: Gym env steps/s with masks", steps))
-    rows.append(("PettingZoo connect_four_v3 (reference): random turns/s", connect_four_rate(args.seconds, args.repeats)))
-    width = max(len(name) for name, _ in rows)
-    for name, value in rows:
-        print(f"{name:<{width}}  {value:>10,.0f}", flush=True)
+    rows: list[tuple[str, float, str]] = []
+    if args.game in ("all", "strike_force_one"):
+        rows += strike_force_one_rows(args.seconds, args.repeats)
+    if args.game in ("all", "lost_and_found"):
+        rows += lost_and_found_rows(args.seconds, args.repeats, args.median_games)
+    rows.append(
+        (
+            "PettingZoo connect_four_v3 (reference): random turns/s",
+            connect_four_rate(args.seconds, args.repeats),
+            "",
+        )
+    )
+    width = max(len(name) for name, _, _ in rows)
+    for name, value, note in rows:
+        shown = f"{value:>10,.1f}" if value < 100 else f"{value:>10,.0f}"
+        print(f"{name:<{width}}  {shown}  {note}".rstrip(), flush=True)
     if args.json:
         with open(args.json, "w") as fh:
-            json.dump({name: round(value, 1) for name, value in rows}, fh, indent=2)
+            json.dump({name: round(value, 1) for name, value, _ in rows}, fh, indent=2)
     return 0
 
 

@@ -2,21 +2,33 @@
 
 ``python -m evaluation.fuzz`` (``make fuzz``) plays 10,000 random Strike Force One
 games over many seeds, half under the basic rules and half under the optional
-rules. At every step it checks, via :func:`check_state`:
+rules; ``python -m evaluation.fuzz --game lost_and_found`` plays 5,000 random
+Force on Force "Lost & Found" games, split evenly over four option sets (the
+defaults, ``rules=quick``, three Taliban teams without Fog of War, no ambush and
+no capture). ``make fuzz`` runs both. At every step it checks, via :func:`check_state`:
 
 * the legal list is sorted, non-empty while the game runs, and equals the mask;
 * ``current_player`` and ``decision.player`` agree;
 * a clone has the same fingerprint, and applying the same action to both keeps them equal;
+* every player's observation has the game's shape, dtype float32, finite values
+  within the game's observation bounds;
 * game-specific position invariants (Strike Force One: stacking limits, one side
-  per hex, no unit in woods under the basic rules, units on the map);
+  per hex, no unit in woods under the basic rules, units on the map; Lost & Found:
+  figures conserved per unit (set-up strength, +1 for the fire team the squad
+  leader joins; ``tal.R`` holds no more figures than the Taliban KIA it brought
+  back), no negative count, units on the table grid, only Taliban hidden, the
+  pilot with an effective Marine unit, and the USMC observation blank for hidden
+  Taliban units but their flag);
 * an illegal action is refused with ``IllegalActionError`` and leaves the state unchanged;
 * ``to_json``/``from_json`` rebuilds an equal state (every step by default;
   ``--json-every N`` checks every N-th step, for speed);
 * at the end: returns in [-1, 1] summing to 0, decisions within ``game.max_decisions``,
   and the record round-trips.
 
-A failure raises ``AssertionError`` naming the game, seed and step, and the
-record to reproduce it (``State.from_json``).
+``--agent SIDE=KIND`` plays a side with an agent (``--agent usmc=heuristic``):
+random Marines practically never reach the pilot, so only such runs check the
+pilot rules' positions. A failure raises ``AssertionError`` naming the game, seed
+and step, and the record to reproduce it (``State.from_json``).
 """
 
 from __future__ import annotations
@@ -33,6 +45,7 @@ import numpy as np
 import fof_env
 from fof_env.core.errors import IllegalActionError
 from fof_env.core.game import State
+from fof_env.envs.support import observation_bounds
 
 
 @dataclass
@@ -43,10 +56,12 @@ class FuzzReport:
     decisions: int
     seconds: float
     wins: tuple[int, int, int]  # player 0, player 1, draws
+    agents: dict | None = None  # sides not played at random
 
     def line(self) -> str:
+        played = "".join(f" {side}={kind}" for side, kind in (self.agents or {}).items())
         return (
-            f"{self.game} {self.options}: {self.games} games, {self.decisions} decisions checked, "
+            f"{self.game} {self.options}{played}: {self.games} games, {self.decisions} decisions checked, "
             f"wins {self.wins[0]}/{self.wins[1]}/draws {self.wins[2]}, {self.seconds:.1f} s"
         )
 
@@ -68,9 +83,75 @@ def check_strike_force_one_position(state) -> None:
             assert not state.sc.woods[h], f"unit in woods hex {state.hex_name(h)} under the basic rules"
 
 
+def check_lost_and_found_position(state) -> None:
+    """Figure conservation, unit, pilot and hidden-unit invariants of Force on Force "Lost & Found"."""
+    from fof_env.force_on_force import observation as fo
+    from fof_env.force_on_force import state as st
+
+    profiles = state.sc.profiles
+    for u in range(st.NUM_UNITS):
+        f = state.figs[u]
+        name = st.UNIT_NAMES[u]
+        assert min(f) >= 0, f"{name} has a negative figure count {f}"
+        p = state.pos[u]
+        assert -1 <= p < st.NUM_POINTS, f"{name} at point {p}"
+        if u == st.REINFORCEMENTS:
+            continue
+        expected = profiles[u].figures + (1 if u == state.leader_unit else 0)
+        assert sum(f) == expected, f"{name} has {sum(f)} figures {f}, expected {expected}"
+        if state.hidden[u]:
+            assert st.UNIT_SIDE[u] == st.TALIBAN, f"{name} is hidden"
+    returned = sum(state.figs[u][st.GONE] for u in st.SIDE_UNITS[st.TALIBAN] if u != st.REINFORCEMENTS)
+    reinforcements = sum(state.figs[st.REINFORCEMENTS])
+    assert reinforcements <= returned, f"tal.R has {reinforcements} figures, only {returned} KIA returned"
+    if state.leader_unit >= 0:
+        assert st.UNIT_SIDE[state.leader_unit] == st.USMC, "the squad leader joined a Taliban team"
+    if state.pilot_unit >= 0:
+        carrier = state.pilot_unit
+        assert st.UNIT_SIDE[carrier] == st.USMC, "the pilot is with a Taliban unit"
+        assert state.pilot_pos >= 0 and state.pos[carrier] >= 0, "the pilot's unit is off the table"
+        assert state.contact, "the pilot is with a unit but contact was never made"
+    if state.pilot_exit:
+        assert state.pilot_pos < 0 and state.pilot_unit < 0, "the pilot exited yet is on the table"
+    obs = state.observation(st.USMC)
+    for u in st.SIDE_UNITS[st.TALIBAN]:
+        if state.hidden[u] and any(state.figs[u]):
+            base = fo.UNITS_AT + fo.SLOT[st.USMC][u] * fo.UNIT_FEATURES
+            row = obs[base : base + fo.UNIT_FEATURES]
+            assert row[14] == 1.0 and np.count_nonzero(row) == 1, f"the USMC sees hidden {st.UNIT_NAMES[u]}"
+
+
 POSITION_CHECKS: dict[str, Callable[[State], None]] = {
     "strike_force_one": check_strike_force_one_position,
+    "lost_and_found": check_lost_and_found_position,
 }
+
+# option sets fuzzed per game (``--games`` is split evenly over them) and the default number of games
+MODES: dict[str, list[dict]] = {
+    "strike_force_one": [{"optional_rules": False}, {"optional_rules": True}],
+    "lost_and_found": [
+        {},
+        {"rules": "quick"},
+        {"taliban_teams": 3, "fog_of_war": False},
+        {"ambush": False, "capture": False},
+    ],
+}
+DEFAULT_GAMES = {"strike_force_one": 10_000, "lost_and_found": 5_000}
+
+
+def check_observations(state: State) -> None:
+    """Both players' observations: the game's shape, float32, finite, within its bounds."""
+    game = state.game
+    low, high = observation_bounds(game)
+    for player in (0, 1):
+        obs = state.observation(player)
+        assert isinstance(obs, np.ndarray) and obs.dtype == np.float32, f"observation dtype {obs.dtype}"
+        assert obs.shape == tuple(game.observation_shape), f"observation shape {obs.shape}"
+        assert np.isfinite(obs).all(), f"non-finite observation of player {player}"
+        lo, hi = float(obs.min()), float(obs.max())
+        assert low <= lo and hi <= high, (
+            f"observation of player {player} in [{lo}, {hi}], not [{low}, {high}]"
+        )
 
 
 def check_state(state: State, rng: np.random.Generator, check_json: bool) -> None:
@@ -89,6 +170,7 @@ def check_state(state: State, rng: np.random.Generator, check_json: bool) -> Non
     position_check = POSITION_CHECKS.get(game.name)
     if position_check is not None:
         position_check(state)
+    check_observations(state)
     clone = state.clone()
     assert clone.fingerprint() == state.fingerprint(), "clone differs"
     if not state.is_terminal:
@@ -109,9 +191,26 @@ def check_state(state: State, rng: np.random.Generator, check_json: bool) -> Non
         assert restored.legal_actions() == legal
 
 
-def fuzz(game_name: str, options: dict, games: int, seed: int = 0, json_every: int = 1) -> FuzzReport:
-    """Play ``games`` random games of ``game_name`` checking invariants at every step."""
+def fuzz(
+    game_name: str,
+    options: dict,
+    games: int,
+    seed: int = 0,
+    json_every: int = 1,
+    agents: dict[str, str] | None = None,
+) -> FuzzReport:
+    """Play ``games`` random games of ``game_name`` checking invariants at every step.
+
+    ``agents`` (side name -> agent kind, e.g. ``{"usmc": "heuristic"}``) plays those sides
+    with that agent instead of uniformly random legal actions, to reach positions random
+    play never does (random Marines practically never find the pilot).
+    """
+    from agents.base import make_agent
+
     game = fof_env.make_game(game_name, **options)
+    agents = dict(agents or {})
+    for side in agents:
+        game.player_index(side)  # ValueError for a side the game does not have
     rng = np.random.default_rng(seed)
     decisions = 0
     wins = [0, 0, 0]
@@ -119,6 +218,10 @@ def fuzz(game_name: str, options: dict, games: int, seed: int = 0, json_every: i
     for g in range(games):
         game_seed = seed * 1_000_003 + g
         state = game.new_initial_state(game_seed)
+        players = {
+            game.player_index(side): make_agent(kind, game, side, seed=game_seed)
+            for side, kind in agents.items()
+        }
         step = 0
         try:
             while True:
@@ -126,7 +229,12 @@ def fuzz(game_name: str, options: dict, games: int, seed: int = 0, json_every: i
                 if state.is_terminal:
                     break
                 legal = state.legal_actions()
-                action = legal[rng.integers(len(legal))]
+                agent = players.get(state.current_player)
+                if agent is None:
+                    action = legal[rng.integers(len(legal))]
+                else:
+                    action = agent.act(state)
+                    assert action in legal, f"agent {agent!r} chose illegal action {action!r}"
                 twin = state.clone()
                 state.apply(action)
                 twin.apply(action)
@@ -135,6 +243,7 @@ def fuzz(game_name: str, options: dict, games: int, seed: int = 0, json_every: i
                 assert step <= game.max_decisions, f"more than max_decisions={game.max_decisions}"
             returns = state.returns()
             assert all(-1.0 <= r <= 1.0 for r in returns) and abs(sum(returns)) < 1e-9
+            assert len(state.history) == step <= game.max_decisions
             assert State.from_json(state.to_json()).fingerprint() == state.fingerprint()
         except AssertionError as exc:
             raise AssertionError(
@@ -142,29 +251,62 @@ def fuzz(game_name: str, options: dict, games: int, seed: int = 0, json_every: i
             ) from exc
         decisions += step
         wins[2 if state.winner is None else state.winner] += 1
-    return FuzzReport(game_name, options, games, decisions, time.perf_counter() - start, tuple(wins))
+    return FuzzReport(game_name, options, games, decisions, time.perf_counter() - start, tuple(wins), agents)
 
 
-def _fuzz_task(task: tuple[str, dict, int, int, int]) -> FuzzReport:
+def _fuzz_task(task: tuple) -> FuzzReport:
     return fuzz(*task)
+
+
+def plan_tasks(
+    game_name: str, games: int, workers: int, seed: int, json_every: int, agents: dict[str, str] | None = None
+) -> list[tuple]:
+    """``games`` split evenly over the game's option sets, then over the workers; each
+    (mode, worker) pair fuzzes its own seed range."""
+    modes = MODES.get(game_name, [{}])
+    tasks = []
+    for i, options in enumerate(modes):
+        n_mode = games // len(modes) + (1 if i < games % len(modes) else 0)
+        for w in range(workers):
+            n = n_mode // workers + (1 if w < n_mode % workers else 0)
+            if n:
+                tasks.append((game_name, options, n, seed + 1000 * i + w, json_every, agents or {}))
+    return tasks
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=10_000, help="games in total, split over rule modes")
+    parser.add_argument(
+        "--game", default="strike_force_one", choices=fof_env.list_games(), help="the game to fuzz"
+    )
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=None,
+        help="games in total, split over the game's option sets "
+        f"(default: {', '.join(f'{g} {n:,}' for g, n in DEFAULT_GAMES.items())})",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json-every", type=int, default=1, help="check to_json/from_json every N steps")
-    parser.add_argument("--workers", type=int, default=2, help="processes (each plays its own share of seeds)")
+    parser.add_argument(
+        "--workers", type=int, default=2, help="processes (each plays its own share of seeds)"
+    )
+    parser.add_argument(
+        "--agent",
+        action="append",
+        default=[],
+        metavar="SIDE=KIND",
+        help="play SIDE with agent KIND instead of at random, e.g. --agent usmc=heuristic (repeatable)",
+    )
     args = parser.parse_args(argv)
-    modes = [{"optional_rules": False}, {"optional_rules": True}]
-    # Each (mode, worker) pair fuzzes its own seed range.
-    tasks = []
-    for i, options in enumerate(modes):
-        n_mode = args.games // len(modes) + (1 if i < args.games % len(modes) else 0)
-        for w in range(args.workers):
-            n = n_mode // args.workers + (1 if w < n_mode % args.workers else 0)
-            if n:
-                tasks.append(("strike_force_one", options, n, args.seed + 1000 * i + w, args.json_every))
+    games = args.games if args.games is not None else DEFAULT_GAMES.get(args.game, 1000)
+    agents = {}
+    for item in args.agent:
+        side, eq, kind = item.partition("=")
+        if not eq or not side.strip() or not kind.strip():
+            parser.error(f"--agent: expected SIDE=KIND, got {item!r}")
+        agents[side.strip()] = kind.strip()
+    tasks = plan_tasks(args.game, games, args.workers, args.seed, args.json_every, agents)
     start = time.perf_counter()
     if args.workers > 1:
         with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
@@ -176,7 +318,7 @@ def main(argv: list[str] | None = None) -> int:
     games = sum(r.games for r in reports)
     decisions = sum(r.decisions for r in reports)
     print(
-        f"all invariants held: {games} games, {decisions} decisions, "
+        f"{args.game}: all invariants held: {games} games, {decisions} decisions, "
         f"{time.perf_counter() - start:.0f} s wall with {args.workers} worker(s)"
     )
     return 0

@@ -6,19 +6,25 @@ Examples::
     fof play strike_force_one --soviet heuristic --us random --seed 1
     fof play strike_force_one --soviet human --us heuristic --optional-rules
     fof play strike_force_one --soviet heuristic --us heuristic --quiet --record game.json
+    fof play lost_and_found --taliban random --usmc human --option rules=quick
 
-A side played by ``human`` is asked for each of its decisions at a prompt: the
-decision, its context and the legal actions are shown as canonical strings
-(``sov.A``, ``0504``, ``pass``, ``resolve``); type one of them, or ``help``,
-``map``, ``legal`` or ``quit``.
+Each game has one flag per side, named after ``game.player_names``
+(``--soviet``/``--us`` for Strike Force One, ``--taliban``/``--usmc`` for Lost &
+Found); a side left out is played by ``heuristic`` where the game has one, else
+by ``random``. A side played by ``human`` is asked for each of its decisions at
+a prompt: the decision, its context and the legal actions are shown as canonical
+strings (``sov.A``, ``0504``, ``pass``, ``resolve``; ``tal.1``, ``x19y07``,
+``move``, ``n2`` ...); type one of them, or ``help``, ``map``, ``legal`` or ``quit``.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import os
 import sys
+import textwrap
 from collections.abc import Callable
 from typing import Any, TextIO
 
@@ -51,6 +57,60 @@ Other commands: 'map' shows the board, 'legal' lists the legal actions, 'help' s
 'quit' (or end of input) leaves the game."""
 
 
+# Force on Force "Lost & Found": what each decision asks.
+LAF_DECISION_HELP = {
+    "deploy": "choose the point where this unit sets up / enters the table (e.g. 'x19y07')",
+    "declare_hidden": "choose a Taliban team in woods to start Hidden, or 'pass' when done",
+    "attach_leader": "choose the fire team the squad leader joins",
+    "call_airstrike": "'yes' calls the air strike (the pilot's TQ check; success ends the scenario), "
+    "'pass' does not",
+    "declare_overwatch": "choose a unit to put on Overwatch, or 'pass' when done",
+    "select_unit": "choose a unit to activate, or 'pass' to end your activations this turn",
+    "choose_action": "what the activated unit does: 'move', 'fire', 'hold', 'spot', 'escort', 'handoff'",
+    "move_target": "choose the point to move to (more than 6 inches is a Rapid move), or 'exit' "
+    "to leave by your table edge",
+    "fire_target": "choose the enemy unit to fire at ('pass' after a move: do not fire)",
+    "split_target": "choose a second target to split your fire, or 'pass' to fire at one",
+    "split_dice": "how many figures' firepower dice go to the second target ('n1', 'n2', ...)",
+    "split_support": "choose which target this support weapon fires at",
+    "handoff_target": "choose the unit the pilot goes with",
+    "declare_interrupt": "react to the acting unit: 'interrupt_fire', 'interrupt_move', or 'pass'",
+    "overwatch_fire": "choose a reacting enemy unit for your Overwatch unit to fire at, or 'pass'",
+    "return_fire": "'interrupt_fire' fires back at the unit that fired on you, 'pass' does not",
+    "fog_of_war_unit": "choose the unit the Fog of War result applies to",
+    "reinforce_point": "choose the point on the Taliban table edge where the reinforcements appear",
+}
+
+_LAF_HUMAN_HELP = """Type one of the legal actions listed, exactly as shown:
+  a table point like 'x19y07' (x then y, in inches), a unit like 'tal.1' or 'usmc.A',
+  an action word ('move', 'fire', 'hold', 'spot', 'escort', 'handoff', 'interrupt_fire',
+  'interrupt_move', 'exit', 'yes'), a count like 'n2', or 'pass' (decline / end).
+Other commands: 'map' shows the table (the umpire's view: hidden units are shown too),
+'legal' lists the legal actions, 'help' shows this, 'quit' (or end of input) leaves the game."""
+
+_GENERIC_HUMAN_HELP = """Type one of the legal actions listed, exactly as shown.
+Other commands: 'map' shows the position, 'legal' lists the legal actions, 'help' shows this,
+'quit' (or end of input) leaves the game."""
+
+# game name -> (general help, help per decision kind)
+GAME_HELP: dict[str, tuple[str, dict[str, str]]] = {
+    "strike_force_one": (_HUMAN_HELP, DECISION_HELP),
+    "lost_and_found": (_LAF_HUMAN_HELP, LAF_DECISION_HELP),
+}
+
+
+def _wrap_legal(label: str, strings: list[str], width: int = 100) -> str:
+    """``label`` + the legal action strings, wrapped under each other when the list is long."""
+    return textwrap.fill(
+        " ".join(strings),
+        width=width,
+        initial_indent=label,
+        subsequent_indent=" " * len(label),
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+
+
 class QuitGame(Exception):
     """A human player left the game (``quit`` or end of input)."""
 
@@ -72,6 +132,7 @@ class HumanAgent:
         self.side = game.player_names[player]
         self._input = input_fn
         self._out = out
+        self.help_text, self.decision_help = GAME_HELP.get(game.name, (_GENERIC_HUMAN_HELP, {}))
 
     def __repr__(self) -> str:
         return "human"
@@ -97,11 +158,24 @@ class HumanAgent:
             if key in ctx:
                 where.append(f"{key} {ctx.pop(key)}")
         self._print(f"[{self.side}] {', '.join(where)}: decision {d.kind}")
-        if d.kind in DECISION_HELP:
-            self._print(f"  ({DECISION_HELP[d.kind]})")
+        if d.kind in self.decision_help:
+            self._print(f"  ({self.decision_help[d.kind]})")
         if ctx:
             self._print("  context: " + ", ".join(f"{k}={_fmt(v)}" for k, v in ctx.items()))
-        self._print("  legal: " + " ".join(state.legal_action_strings()))
+        self._print(_wrap_legal("  legal: ", state.legal_action_strings()))
+
+    def _legal_line(self, state) -> str:
+        return _wrap_legal("Legal: ", state.legal_action_strings())
+
+    def _parse(self, state, text: str) -> int:
+        """The action ``text`` names (as typed, else in lower case: 'PASS', 'X19Y07'); ValueError if none."""
+        try:
+            return state.str_to_action(text)
+        except ValueError as first:
+            if text.lower() != text:
+                with contextlib.suppress(ValueError):
+                    return state.str_to_action(text.lower())
+            raise first
 
     def act(self, state) -> int:
         self.show_decision(state)
@@ -115,29 +189,29 @@ class HumanAgent:
             if low in ("quit", "exit", "q"):
                 raise QuitGame
             if low in ("help", "?", "h"):
-                self._print(_HUMAN_HELP)
+                self._print(self.help_text)
                 kind = state.decision.kind
-                if kind in DECISION_HELP:
-                    self._print(f"Now: {kind}: {DECISION_HELP[kind]}.")
-                self._print("Legal: " + " ".join(state.legal_action_strings()))
+                if kind in self.decision_help:
+                    self._print(f"Now: {kind}: {self.decision_help[kind]}.")
+                self._print(self._legal_line(state))
                 continue
             if low in ("map", "board", "show"):
                 self._print(str(state))
                 continue
             if low in ("legal", "list", "moves"):
-                self._print("Legal: " + " ".join(state.legal_action_strings()))
+                self._print(self._legal_line(state))
                 continue
             try:
-                action = state.str_to_action(text)
+                action = self._parse(state, text)
             except ValueError as exc:
                 self._print(f"Not understood: {exc}")
-                self._print("Legal: " + " ".join(state.legal_action_strings()) + "   (type 'help' for help)")
+                self._print(self._legal_line(state) + "   (type 'help' for help)")
                 continue
             if action not in legal:
                 self._print(
                     f"Illegal: {text!r} is not a legal action for decision {state.decision.kind!r} now."
                 )
-                self._print("Legal: " + " ".join(state.legal_action_strings()) + "   (type 'help' for help)")
+                self._print(self._legal_line(state) + "   (type 'help' for help)")
                 continue
             return action
 
@@ -158,8 +232,26 @@ def describe_event(event) -> str | None:
         return None
     if kind == "phase_started":
         return f"=== Turn {d['turn']}: {d['phase'].replace('_', ' ')} ==="
+    if kind == "turn_started":
+        return f"=== Turn {d['turn']}: initiative {d['initiative']} ==="
     if kind == "unit_moved":
-        return f"  {d['unit']} moves {d['origin']} -> {d['destination']}"
+        rapid = " (rapid)" if d.get("rapid") else ""
+        return f"  {d['unit']} moves {d['origin']} -> {d['destination']}{rapid}"
+    if kind == "reaction_test":
+        result = "passed" if d["passed"] else "failed"
+        return f"  reaction test: {d['unit']} ({d['role'].replace('_', ' ')}) die {d['die']} -> {d['modified']}: {result}"
+    if kind == "fire_resolved":
+        return (
+            f"  FIRE {d['shooter']} -> {d['target']}: {d['firepower']} dice {_fmt(d['attack'])} vs "
+            f"{d['defense']} defense dice {_fmt(d['defense_rolls'])}: {d['casualties']} casualties"
+        )
+    if kind == "morale_checked":
+        return f"  {d['unit']} morale {_fmt(d['rolls'])}: {'passed' if d['passed'] else 'failed, pinned'}"
+    if kind == "fog_of_war":
+        unit = f" ({d['unit']})" if d["unit"] else ""
+        return f"  FOG OF WAR {d['roll']}: {d['result'].replace('_', ' ')}{unit}"
+    if kind == "note":
+        return f"  {d['text']}"
     if kind == "attack_resolved":
         result = _RESULT_WORDS.get(d["result"], d["result"])
         return (
@@ -180,17 +272,30 @@ def describe_event(event) -> str | None:
     return f"  {kind}: {rest}"
 
 
-def _all_sides() -> list[str]:
-    sides: list[str] = []
+@functools.cache
+def game_sides(name: str) -> tuple[str, ...]:
+    """The side names (``game.player_names``) of the registered game ``name``; () if it cannot be
+    built with its default options."""
+    try:
+        return tuple(make_game(name).player_names)
+    except Exception:  # noqa: BLE001 - a game that needs options still lists
+        return ()
+
+
+def _all_sides() -> dict[str, list[str]]:
+    """Every side name of every registered game -> the games it is a side of (one ``--SIDE`` flag each)."""
+    sides: dict[str, list[str]] = {}
     for name in list_games():
-        try:
-            game = make_game(name)
-        except Exception:  # noqa: BLE001 - a game that needs options still lists
-            continue
-        for side in game.player_names:
-            if side not in sides:
-                sides.append(side)
+        for side in game_sides(name):
+            sides.setdefault(side, []).append(name)
     return sides
+
+
+def default_kind(game) -> str:
+    """The agent kind of a side left out: ``heuristic`` where the game has one, else ``random``."""
+    from agents.heuristic import heuristic_games
+
+    return "heuristic" if game.name in heuristic_games() else "random"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -216,23 +321,29 @@ def build_parser() -> argparse.ArgumentParser:
             "then every decision and action (canonical strings) and every combat result."
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="Example: fof play strike_force_one --soviet heuristic --us random --seed 1 --optional-rules",
+        epilog=(
+            "Examples:\n  fof play strike_force_one --soviet heuristic --us random --seed 1 --optional-rules\n"
+            "  fof play lost_and_found --taliban random --usmc human --option rules=quick"
+        ),
     )
     play.add_argument("game", choices=list_games(), help="the game to play")
-    for side in _all_sides():
+    for side, games in _all_sides().items():
         play.add_argument(
             f"--{side}",
             metavar="KIND",
-            default="heuristic",
-            help=f"who plays the {side} side: {', '.join(kinds)} (default: heuristic)",
+            default=None,
+            help=f"{', '.join(games)}: who plays the {side} side: {', '.join(kinds)} "
+            "(default: heuristic where the game has one, else random)",
         )
-    play.add_argument("--seed", type=int, default=None, help="dice seed (and the agents' seeds); random if omitted")
+    play.add_argument(
+        "--seed", type=int, default=None, help="dice seed (and the agents' seeds); random if omitted"
+    )
     play.add_argument(
         "--option",
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="a game option, e.g. --option optional_rules=true (repeatable)",
+        help="a game option, e.g. --option optional_rules=true, --option rules=quick (repeatable)",
     )
     play.add_argument(
         "--optional-rules",
@@ -282,10 +393,20 @@ def _cmd_play(args, out: TextIO) -> int:
     except OptionError as exc:
         print(f"fof play: {exc}", file=sys.stderr)
         return 2
+    names = game.player_names
+    wrong = [side for side in _all_sides() if side not in names and getattr(args, side, None) is not None]
+    if wrong:
+        flags = ", ".join(f"--{side}" for side in wrong)
+        print(
+            f"fof play: {flags}: not a side of {game.name}; its sides are "
+            + ", ".join(f"--{side}" for side in names),
+            file=sys.stderr,
+        )
+        return 2
     seed = args.seed
     agents = []
-    for player, side in enumerate(game.player_names):
-        kind = getattr(args, side, None) or "heuristic"
+    for player, side in enumerate(names):
+        kind = getattr(args, side, None) or default_kind(game)
         agent_seed = None if seed is None else seed + 1000 * (player + 1)
         if kind == "human":
             agents.append(HumanAgent(game, player, out=out))
@@ -295,7 +416,6 @@ def _cmd_play(args, out: TextIO) -> int:
         except ValueError as exc:
             print(f"fof play: {side}: {exc}", file=sys.stderr)
             return 2
-    names = game.player_names
     state = game.new_initial_state(seed)
     quiet = args.quiet
     shown = 0
@@ -307,7 +427,9 @@ def _cmd_play(args, out: TextIO) -> int:
         shown = len(events)
         if quiet:
             return
-        last_phase = max((i for i, e in enumerate(new) if e.kind == "phase_started"), default=-1)
+        last_phase = max(
+            (i for i, e in enumerate(new) if e.kind in ("phase_started", "turn_started")), default=-1
+        )
         for i, event in enumerate(new):
             line = describe_event(event)
             if line is not None:
@@ -316,8 +438,7 @@ def _cmd_play(args, out: TextIO) -> int:
                 print(str(state), file=out)
 
     print(
-        f"{game.name} {game.options} seed={seed}: "
-        + ", ".join(f"{names[p]}={agents[p]!r}" for p in (0, 1)),
+        f"{game.name} {game.options} seed={seed}: " + ", ".join(f"{names[p]}={agents[p]!r}" for p in (0, 1)),
         file=out,
     )
     narrate()

@@ -10,7 +10,8 @@
         action = None if terminated or truncated else e.action_space(agent).sample(obs["action_mask"])
         e.step(action)
 
-**Agents** are the side names (``"soviet"``, ``"us"``). ``agent_selection``
+**Agents** are the side names (``"soviet"``, ``"us"``; ``"taliban"``, ``"usmc"`` for
+``env(game="lost_and_found", rules="quick")``). ``agent_selection``
 follows the engine's ``state.current_player``: turns do **not** alternate (a
 player makes many decisions in a row; the defender chooses retreat hexes in the
 middle of the attacker's combat phase).

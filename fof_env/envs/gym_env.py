@@ -10,10 +10,15 @@
     mask = info["action_mask"]                       # == env.unwrapped.action_masks()
     obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(mask)[0]))
 
-Or directly: ``WargameEnv(game="strike_force_one", side="soviet")``.
+Or directly: ``WargameEnv(game="strike_force_one", side="soviet")``. Force on Force
+"Lost & Found" is ``gym.make("fof_env/LostAndFound-v0", side="taliban" | "usmc",
+rules="full" | "quick", ...)`` (its options: :class:`fof_env.force_on_force.game.LostAndFoundGame`);
+its observation is ``state.observation(learner)``, which never shows the USMC a
+hidden Taliban unit.
 
 **Spaces.** ``action_space = Discrete(game.num_actions)``: the game's flat action
-space (for Strike Force One see :mod:`fof_env.strike_force_one.state`).
+space (for Strike Force One see :mod:`fof_env.strike_force_one.state`, for
+Lost & Found :mod:`fof_env.force_on_force.state`).
 ``observation_space = Box(low, high, game.observation_shape, float32)``: the
 learner's own view, ``state.observation(learner)``; bounds from
 :func:`fof_env.envs.support.observation_bounds`.

@@ -16,15 +16,78 @@ Strike Force One (``strike_force_one_potential``), from the player's side::
 so taking a town is worth +0.1 to the Soviets (-0.1 to the U.S.), and each unit
 eliminated +0.02 to its destroyer. The whole-episode shaping is bounded by
 0.3 + 0.2, below the +/-1 of the result.
+
+Force on Force "Lost & Found" (``lost_and_found_potential``), from the player's
+side, using only what both players know (victory points, the pilot, the
+Marines' own units; never a hidden Taliban unit)::
+
+    vp    = clip((Taliban VP - USMC VP) / 20, -1, 1)
+    phi   = 0.3 * vp                                   # Taliban
+    phi   = -0.3 * vp + 0.2 * pilot_progress           # USMC
+
+``pilot_progress`` in [0, 1] measures the USMC's mission, find the pilot and
+take him off their (west) table edge:
+
+* 1 once the pilot has been escorted off the table;
+* ``0.5 + 0.5 * (1 - d_edge / D)`` while a Marine unit has him, ``d_edge`` the
+  inches from the pilot to the USMC table edge, ``D`` the table's width across
+  that edge (so walking him home pays, and the contact itself is worth 0.5);
+* before that (or after his escort was wiped out) ``0.5 * (1 - d / diag)``,
+  ``d`` the inches from the nearest effective Marine unit on the table to the
+  pilot, ``diag`` the table diagonal; 0 with no Marine unit on the table.
+
+So a point of VP is worth 0.015 to its side and the whole rescue 0.2 to the
+USMC. ``phi`` is 0 at the start of the scenario and lies in [-0.3, 0.3] for the
+Taliban and [-0.3, 0.5] for the USMC: the whole-episode shaping stays below the
++/-1 of the result. (The Taliban's automatic victory is not a VP matter: it
+only counts through the result.)
 """
 
 from __future__ import annotations
 
+import math
+
 TOWN_WEIGHT = 0.1
 UNIT_WEIGHT = 0.02
+
+LAF_VP_WEIGHT = 0.3
+LAF_VP_SCALE = 20.0
+LAF_PILOT_WEIGHT = 0.2
 
 
 def strike_force_one_potential(state, player: int) -> float:
     score = state.score
     value = TOWN_WEIGHT * score["soviet_towns"] + UNIT_WEIGHT * (score["soviet_units"] - score["us_units"])
     return value if player == 0 else -value
+
+
+def lost_and_found_pilot_progress(state) -> float:
+    """The USMC's progress with the pilot in [0, 1] (see the module docstring)."""
+    from fof_env.force_on_force.state import SIDE_UNITS, USMC
+
+    if state.pilot_exit:
+        return 1.0
+    here = state.pilot_pos
+    if here < 0:  # not on the table and not escorted off: nothing to measure
+        return 0.0
+    sc = state.sc
+    table = sc.table
+    if state.pilot_unit >= 0:
+        edge = sc.usmc_edge
+        across = table.width_in if edge in ("west", "east") else table.height_in
+        d_edge = min(max(table.distance_to_edge(here, edge), 0.0), across)
+        return 0.5 + 0.5 * (1.0 - d_edge / across)
+    dist = table.dist[here]
+    near = [dist[state.pos[u]] for u in SIDE_UNITS[USMC] if state.active(u)]
+    if not near:
+        return 0.0
+    diag = math.hypot(table.width_in, table.height_in)
+    return 0.5 * (1.0 - min(min(near), diag) / diag)
+
+
+def lost_and_found_potential(state, player: int) -> float:
+    tal, usmc = state.victory_points()
+    vp = max(-1.0, min(1.0, (tal - usmc) / LAF_VP_SCALE))
+    if player == 0:
+        return LAF_VP_WEIGHT * vp
+    return -LAF_VP_WEIGHT * vp + LAF_PILOT_WEIGHT * lost_and_found_pilot_progress(state)

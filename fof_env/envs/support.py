@@ -50,7 +50,12 @@ _SUPPORT: dict[str, GameSupport] = {
         potential="fof_env.envs.shaping:strike_force_one_potential",
         render_rgb="fof_env.strike_force_one.render:render_rgb",
     ),
-    "lost_and_found": GameSupport(env_name="LostAndFound"),
+    "lost_and_found": GameSupport(
+        env_name="LostAndFound",
+        observation_bounds=(-1.0, 1.0),
+        potential="fof_env.envs.shaping:lost_and_found_potential",
+        render_rgb="fof_env.force_on_force.render:render_rgb",
+    ),
 }
 
 

@@ -1,4 +1,4 @@
-"""The PettingZoo AEC adapter."""
+"""The PettingZoo AEC adapter (every game)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pettingzoo.test import api_test, seed_test
 
 from fof_env.core.errors import IllegalActionError, OptionError
 from fof_env.envs.aec_env import WargameAECEnv, env, raw_env
-from tests.envs.conftest import GAME, SIDES
+from tests.envs.conftest import GAME, GAME_SIDES, GAMES, LAF, LAF_SIDES, OTHER_RULES, SIDES
 
 
 @pytest.fixture(autouse=True)
@@ -21,41 +21,49 @@ def _quiet():
         yield
 
 
-@pytest.mark.parametrize("kwargs", [{}, {"optional_rules": True, "reward": "shaped", "auto_single": True}])
-def test_api_test(kwargs):
-    api_test(env(game=GAME, **kwargs), num_cycles=1000)
+@pytest.mark.parametrize("other", [False, True])
+@pytest.mark.parametrize("game", GAMES)
+def test_api_test(game, other):
+    kwargs = {**OTHER_RULES[game], "reward": "shaped", "auto_single": True} if other else {}
+    api_test(env(game=game, **kwargs), num_cycles=1000)
 
 
-def test_api_test_raw():
-    api_test(raw_env(game=GAME), num_cycles=200)
+@pytest.mark.parametrize("game", GAMES)
+def test_api_test_raw(game):
+    api_test(raw_env(game=game), num_cycles=200)
 
 
-@pytest.mark.parametrize("optional_rules", [False, True])
-def test_seed_test(optional_rules):
-    seed_test(lambda: env(game=GAME, optional_rules=optional_rules), num_cycles=500)
+@pytest.mark.parametrize("other_rules", [False, True])
+@pytest.mark.parametrize("game", GAMES)
+def test_seed_test(game, other_rules):
+    options = OTHER_RULES[game] if other_rules else {}
+    seed_test(lambda: env(game=game, **options), num_cycles=500)
 
 
 @pytest.mark.parametrize("auto_single", [False, True])
-def test_agent_selection_follows_the_engine(auto_single):
-    e = WargameAECEnv(GAME, auto_single=auto_single)
+@pytest.mark.parametrize("game", GAMES)
+def test_agent_selection_follows_the_engine(game, auto_single):
+    sides = GAME_SIDES[game]
+    e = WargameAECEnv(game, auto_single=auto_single)
     rng = np.random.default_rng(0)
-    assert e.possible_agents == list(SIDES)
-    for seed in range(4):
+    assert e.possible_agents == list(sides)
+    for seed in range(4 if game == GAME else 10):
         e.reset(seed=seed)
         runs = same = 0
         previous = None
         for agent in e.agent_iter():
             obs, reward, terminated, truncated, info = e.last()
             if terminated or truncated:
-                assert info["winner"] in SIDES
-                assert reward == pytest.approx(info["returns"][SIDES.index(agent)])
+                assert terminated and not truncated
+                assert info["winner"] in (*sides, None)
+                assert reward == pytest.approx(info["returns"][sides.index(agent)])
                 e.step(None)
                 continue
             state = e.game_state
-            assert SIDES[state.current_player] == agent
+            assert sides[state.current_player] == agent
             assert np.array_equal(obs["action_mask"].astype(bool), state.legal_mask())
-            assert np.array_equal(obs["observation"], state.observation(SIDES.index(agent)))
-            other = e.observe(SIDES[1 - SIDES.index(agent)])
+            assert np.array_equal(obs["observation"], state.observation(sides.index(agent)))
+            other = e.observe(sides[1 - sides.index(agent)])
             assert not other["action_mask"].any()
             if auto_single:
                 assert obs["action_mask"].sum() > 1
@@ -64,7 +72,36 @@ def test_agent_selection_follows_the_engine(auto_single):
             previous = agent
             e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
         assert e.agents == []
-        assert same > runs / 2  # turns do not alternate: most decisions follow one by the same side
+        if game == GAME:
+            assert same > runs / 2  # turns do not alternate: most decisions follow one by the same side
+        else:
+            assert same > 0  # e.g. the Taliban deploy every team, then decide which hide
+
+
+@pytest.mark.parametrize("reward", ["win", "shaped"])
+def test_lost_and_found_rewards_sum_to_the_returns(reward):
+    from fof_env.envs.shaping import lost_and_found_potential
+
+    e = WargameAECEnv(LAF, reward=reward)
+    rng = np.random.default_rng(2)
+    for seed in range(10):
+        e.reset(seed=seed)
+        start = [lost_and_found_potential(e.game_state, p) for p in (0, 1)]
+        totals = dict.fromkeys(LAF_SIDES, 0.0)
+        for agent in e.agent_iter():
+            obs, r, terminated, truncated, info = e.last()
+            totals[agent] += r
+            if terminated or truncated:
+                e.step(None)
+                continue
+            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        state = e.game_state
+        for p, side in enumerate(LAF_SIDES):
+            expected = state.returns()[p]
+            if reward == "shaped":
+                expected += lost_and_found_potential(state, p) - start[p]
+            # last() reports the cumulative reward since the agent last acted: the sum is the episode's
+            assert totals[side] == pytest.approx(expected)
 
 
 def test_illegal_action_raises_state_unchanged():
@@ -76,16 +113,40 @@ def test_illegal_action_raises_state_unchanged():
     assert e.game_state.to_json() == record
 
 
+def test_lost_and_found_illegal_action_raises_state_unchanged():
+    e = WargameAECEnv(LAF)
+    e.reset(seed=0)
+    record = e.game_state.to_json()
+    with pytest.raises(IllegalActionError, match=r"deploy .taliban to decide.*=x19y07"):
+        e.step(353)
+    assert e.game_state.to_json() == record
+
+
 def test_unknown_option():
     with pytest.raises(OptionError, match="bogus"):
         WargameAECEnv(GAME, bogus=True)
+    with pytest.raises(OptionError, match="bogus.*rules"):
+        WargameAECEnv(LAF, bogus=True)
 
 
-def test_render_modes():
-    e = WargameAECEnv(GAME, render_mode="ansi")
+@pytest.mark.parametrize("game", GAMES)
+def test_render_modes(game):
+    e = WargameAECEnv(game, render_mode="ansi")
     e.reset(seed=0)
-    assert "0101" in e.render()
-    e = WargameAECEnv(GAME, render_mode="rgb_array")
+    text = e.render()
+    if game == GAME:
+        assert "0101" in text
+    else:
+        assert "pilot: x21y17" in text and "tal.1" in text and "deploy" in text
+    e = WargameAECEnv(game, render_mode="rgb_array")
     e.reset(seed=0)
     image = e.render()
     assert image.ndim == 3 and image.shape[2] == 3 and image.dtype == np.uint8
+
+
+def test_sides_of_lost_and_found():
+    e = WargameAECEnv(LAF)
+    assert e.possible_agents == list(LAF_SIDES) and SIDES != LAF_SIDES
+    e.reset(seed=0)
+    assert e.agent_selection == "taliban"
+    assert e.observation_space("usmc")["action_mask"].shape == (354,)

@@ -1,4 +1,4 @@
-"""The Gymnasium adapter: API conformance, masks, illegal actions, rewards, seeding."""
+"""The Gymnasium adapter: API conformance, masks, illegal actions, rewards, seeding (every game)."""
 
 from __future__ import annotations
 
@@ -10,46 +10,64 @@ from gymnasium.utils.env_checker import check_env
 import fof_env
 from fof_env.core.errors import IllegalActionError, OptionError
 from fof_env.envs.gym_env import IllegalActionLoss, LearnerIllegalActionError, WargameEnv
-from fof_env.envs.shaping import strike_force_one_potential
-from tests.envs.conftest import GAME, SIDES, random_legal
+from fof_env.envs.registration import env_id
+from fof_env.envs.shaping import lost_and_found_potential, strike_force_one_potential
+from fof_env.envs.support import potential_fn
+from tests.envs.conftest import GAME, GAME_SIDES, GAMES, LAF, LAF_SIDES, OTHER_RULES, random_legal
+
+SCORE_KEYS = {GAME: {"soviet_towns"}, LAF: {"taliban_vp", "usmc_vp", "taliban_auto_victory"}}
 
 
-@pytest.mark.parametrize("optional_rules", [False, True])
-@pytest.mark.parametrize("side", SIDES)
-def test_check_env(side, optional_rules):
+@pytest.mark.parametrize("other_rules", [False, True])
+@pytest.mark.parametrize("side", [0, 1])
+@pytest.mark.parametrize("game", GAMES)
+def test_check_env(game, side, other_rules):
     # check_env steps with unmasked action_space.sample() (sampled *before* a reset in its
     # determinism check), so it can only pass where an illegal action ends the episode.
-    env = WargameEnv(
-        GAME, side=side, optional_rules=optional_rules, illegal_action="loss", render_mode="ansi"
-    )
+    options = OTHER_RULES[game] if other_rules else {}
+    env = WargameEnv(game, side=GAME_SIDES[game][side], illegal_action="loss", render_mode="ansi", **options)
     check_env(env.unwrapped)
 
 
-def test_check_env_rgb_render():
-    env = WargameEnv(GAME, side="us", illegal_action="loss", render_mode="rgb_array")
+@pytest.mark.parametrize("game", GAMES)
+def test_check_env_rgb_render(game):
+    env = WargameEnv(game, side=GAME_SIDES[game][1], illegal_action="loss", render_mode="rgb_array")
     check_env(env.unwrapped)
 
 
-def test_check_env_through_gym_make_checks_every_render_mode():
-    env = gym.make("fof_env/StrikeForceOne-v0", side="us", illegal_action="loss", render_mode="ansi")
+@pytest.mark.parametrize(
+    "game, side", [(GAME, "us"), (LAF, "taliban"), (LAF, "usmc")], ids=["sfo-us", "laf-taliban", "laf-usmc"]
+)
+def test_check_env_through_gym_make_checks_every_render_mode(game, side):
+    env = gym.make(env_id(game), side=side, illegal_action="loss", render_mode="ansi")
     check_env(env.unwrapped)
 
 
-def test_spaces_match_the_game():
-    game = fof_env.make_game(GAME)
-    env = WargameEnv(GAME)
-    assert env.action_space == gym.spaces.Discrete(game.num_actions)
-    assert env.observation_space.shape == game.observation_shape
+@pytest.mark.parametrize("game", GAMES)
+def test_spaces_match_the_game(game):
+    g = fof_env.make_game(game)
+    env = WargameEnv(game)
+    assert env.action_space == gym.spaces.Discrete(g.num_actions)
+    assert env.observation_space.shape == g.observation_shape
     assert env.observation_space.dtype == np.float32
+    assert env.observation_space.low.min() == -1.0 and env.observation_space.high.max() == 1.0
+
+
+def test_lost_and_found_spaces():
+    env = gym.make("fof_env/LostAndFound-v0", side="usmc")
+    assert env.action_space == gym.spaces.Discrete(354)
+    assert env.unwrapped.side == "usmc" and env.unwrapped.opponent_side == "taliban"
 
 
 @pytest.mark.parametrize("auto_single", [True, False])
-@pytest.mark.parametrize("side", SIDES)
-def test_masks_are_the_engines_legal_mask(side, auto_single, opponent):
-    env = WargameEnv(GAME, side=side, opponent=opponent, auto_single=auto_single, optional_rules=True)
+@pytest.mark.parametrize("side", [0, 1])
+def test_masks_are_the_engines_legal_mask(side, auto_single, game_opponent):
+    game, opponent = game_opponent
+    options = OTHER_RULES[game]
+    env = WargameEnv(game, side=side, opponent=opponent, auto_single=auto_single, **options)
     rng = np.random.default_rng(1)
     singles = 0
-    for episode in range(4):
+    for episode in range(4 if game == GAME else 8):
         obs, info = env.reset(seed=100 + episode)
         done = False
         while not done:
@@ -66,39 +84,85 @@ def test_masks_are_the_engines_legal_mask(side, auto_single, opponent):
             done = terminated or truncated
         assert terminated and not truncated
         assert not info["action_mask"].any() and info["decision"] == "terminal"
-        assert info["winner"] in SIDES and set(info["score"]) >= {"soviet_towns"}
+        assert info["winner"] in (*GAME_SIDES[game], None) and set(info["score"]) >= SCORE_KEYS[game]
+        if game == GAME:
+            assert info["winner"] is not None  # Strike Force One has no draws
     if auto_single:
         assert singles == 0  # the env applied every single-choice learner decision
 
 
-def test_illegal_action_raises_and_changes_nothing():
-    env = WargameEnv(GAME, side="soviet")
+def _hidden_taliban_are_blank(obs: np.ndarray, state) -> int:
+    """Assert the USMC observation shows nothing of hidden Taliban units but the flag; count them."""
+    from fof_env.force_on_force import observation as fo
+    from fof_env.force_on_force import state as st
+
+    n = st.NUM_POINTS
+    known_enemy = obs[fo.BOARD_AT + 5 * n : fo.BOARD_AT + 6 * n]
+    hidden = 0
+    for u in st.SIDE_UNITS[st.TALIBAN]:
+        if not state.hidden[u] or not any(state.figs[u]):
+            continue
+        hidden += 1
+        base = fo.UNITS_AT + fo.SLOT[st.USMC][u] * fo.UNIT_FEATURES
+        row = obs[base : base + fo.UNIT_FEATURES]
+        assert row[14] == 1.0 and np.count_nonzero(row) == 1, f"hidden {st.UNIT_NAMES[u]} leaks: {row}"
+        if state.pos[u] >= 0 and all(state.pos[t] != state.pos[u] for t in range(st.NUM_UNITS) if t != u):
+            assert known_enemy[state.pos[u]] == 0.0, f"hidden {st.UNIT_NAMES[u]} marked on the board"
+    return hidden
+
+
+def test_lost_and_found_usmc_never_sees_hidden_taliban(laf_opponent):
+    env = WargameEnv(LAF, side="usmc", opponent=laf_opponent)
+    rng = np.random.default_rng(3)
+    seen_hidden = 0
+    for seed in range(10):
+        obs, info = env.reset(seed=seed)
+        done = False
+        while not done:
+            seen_hidden += _hidden_taliban_are_blank(obs, env.game_state)
+            obs, _, terminated, truncated, info = env.step(random_legal(rng, info["action_mask"]))
+            done = terminated or truncated
+    assert seen_hidden > 0  # the Taliban do hide in these games
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_illegal_action_raises_and_changes_nothing(game):
+    env = WargameEnv(game, side=0)
     obs, info = env.reset(seed=3)
-    record = env.game_state.to_json()
+    state = env.game_state
+    record = state.to_json()
     illegal = int(np.flatnonzero(~info["action_mask"])[0])
     with pytest.raises(LearnerIllegalActionError) as err:
         env.step(illegal)
     message = str(err.value)
-    assert f"illegal action {illegal}" in message and "select_unit" in message
-    assert "68=sov.A" in message and "78=pass" in message  # every legal action, index and text
+    assert f"illegal action {illegal}" in message and state.decision.kind in message
+    for a in state.legal_actions():  # every legal action, index and text
+        assert f"{a}={state.action_to_str(a)}" in message
+    if game == GAME:
+        assert "select_unit" in message and "68=sov.A" in message and "78=pass" in message
     assert isinstance(err.value, IllegalActionError) and isinstance(err.value, ValueError)
     assert env.game_state.to_json() == record
     assert np.array_equal(env.action_masks(), info["action_mask"])
-    for bad in (-1, 80, 2.5, None, "0909"):
+    n = env.action_space.n
+    for bad in (-1, n, 2.5, None, "0909", "x02y02"):
         with pytest.raises(IllegalActionError):
             env.step(bad)
     assert env.game_state.to_json() == record
-    env.step(np.int64(78))  # still playable; numpy integers are accepted
+    env.step(np.int64(np.flatnonzero(info["action_mask"])[-1]))  # still playable; numpy integers work
 
 
-def test_illegal_action_loss_mode_and_wrapper():
-    for env in (WargameEnv(GAME, illegal_action="loss"), IllegalActionLoss(WargameEnv(GAME))):
+@pytest.mark.parametrize("game", GAMES)
+def test_illegal_action_loss_mode_and_wrapper(game):
+    g = fof_env.make_game(game)
+    for env in (WargameEnv(game, illegal_action="loss"), IllegalActionLoss(WargameEnv(game))):
         obs, info = env.reset(seed=0)
-        obs, reward, terminated, truncated, info = env.step(0)
+        illegal = int(np.flatnonzero(~info["action_mask"])[0])
+        legal = int(np.flatnonzero(info["action_mask"])[0])
+        obs, reward, terminated, truncated, info = env.step(illegal)
         assert (reward, terminated, truncated) == (-1.0, True, False)
-        assert info["winner"] == "us" and "illegal action 0" in info["illegal_action"]
+        assert info["winner"] == g.player_names[1] and f"illegal action {illegal}" in info["illegal_action"]
         with pytest.raises(gym.error.ResetNeeded):
-            env.step(78)
+            env.step(legal)
 
 
 class _CheatingOpponent:
@@ -116,6 +180,20 @@ def test_opponent_illegal_action_is_not_a_learner_loss():
             env.step(78)  # soviet passes until the opponent must act
     assert not isinstance(err.value, LearnerIllegalActionError)
     assert "opponent us" in str(err.value)
+
+
+class _CheatingTaliban:
+    player = 0
+
+    def act(self, state):
+        return 353  # "yes" (call the air strike): never a Taliban action
+
+
+def test_lost_and_found_opponent_illegal_action_is_not_a_learner_loss():
+    with pytest.raises(IllegalActionError) as err:
+        IllegalActionLoss(WargameEnv(LAF, side="usmc", opponent=_CheatingTaliban())).reset(seed=0)
+    assert not isinstance(err.value, LearnerIllegalActionError)
+    assert "opponent taliban" in str(err.value) and "deploy" in str(err.value)
 
 
 def _terminal_position():
@@ -148,16 +226,56 @@ def test_terminal_reward_reaches_learner_when_opponent_ends_game(reward_mode):
         assert abs(info["returns"][0]) == 1.0
 
 
-@pytest.mark.parametrize("side", SIDES)
-def test_episode_reward_is_the_result(side, opponent):
-    env = WargameEnv(GAME, side=side, opponent=opponent)
-    shaped = WargameEnv(GAME, side=side, opponent=opponent, reward="shaped")
+def _laf_last_turn(initiative: str) -> dict:
+    # Turn 8 (the pilot's deadline), the initiative side's portion: once the learner (the
+    # initiative side) passes, the opponent plays its portion and the end of the turn ends
+    # the game: the pilot is still on the table, an automatic Taliban victory.
+    return {
+        "stage": "activation",
+        "turn": 8,
+        "initiative": initiative,
+        "portion": "initiative",
+        "units": {"tal.1": {"at": "x35y35"}, "usmc.A": {"at": "x01y01"}, "usmc.B": {"at": "x01y03"}},
+        "pilot": {"at": "x21y17"},
+    }
+
+
+@pytest.mark.parametrize("reward_mode", ["win", "shaped"])
+@pytest.mark.parametrize("side", LAF_SIDES)
+def test_lost_and_found_terminal_reward_reaches_learner_when_opponent_ends_game(side, reward_mode):
+    env = WargameEnv(LAF, side=side, reward=reward_mode)
+    player = env.player
+    for seed in range(5):
+        obs, info = env.reset(seed=seed, options={"position": _laf_last_turn(side)})
+        assert info["decision"] == "select_unit"
+        state = env.game_state
+        start_phi = lost_and_found_potential(state, player)
+        after_pass = state.clone()
+        after_pass.apply("pass")
+        assert not after_pass.is_terminal and after_pass.current_player == 1 - player  # opponent's portion
+        obs, reward, terminated, truncated, info = env.step(state.str_to_action("pass"))
+        assert terminated and not truncated
+        assert info["opponent_actions"] > 0 and info["winner"] == "taliban"
+        assert info["score"]["taliban_auto_victory"] == 1
+        expected = info["returns"][player]
+        assert expected == (1.0 if side == "taliban" else -1.0)
+        if reward_mode == "shaped":
+            expected += lost_and_found_potential(env.game_state, player) - start_phi
+        assert reward == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("side", [0, 1])
+def test_episode_reward_is_the_result(side, game_opponent):
+    game, opponent = game_opponent
+    env = WargameEnv(game, side=side, opponent=opponent)
+    shaped = WargameEnv(game, side=side, opponent=opponent, reward="shaped")
+    potential = potential_fn(env.game)
     rng = np.random.default_rng(7)
     ended_by_opponent = 0
-    for seed in range(12):
+    for seed in range(12 if game == GAME else 20):
         for e in (env, shaped):
             e.reset(seed=seed)
-        start_phi = strike_force_one_potential(shaped.game_state, shaped.player)
+        start_phi = potential(shaped.game_state, shaped.player)
         total = total_shaped = 0.0
         done = False
         while not done:
@@ -167,12 +285,16 @@ def test_episode_reward_is_the_result(side, opponent):
             total += r
             total_shaped += rs
             done = terminated or truncated
-        assert total == info["returns"][env.player] == (1.0 if info["winner"] == side else -1.0)
-        final_phi = strike_force_one_potential(shaped.game_state, shaped.player)
+        expected = 0.0 if info["winner"] is None else (1.0 if info["winner"] == env.side else -1.0)
+        assert total == info["returns"][env.player] == expected
+        final_phi = potential(shaped.game_state, shaped.player)
         assert total_shaped == pytest.approx(total + final_phi - start_phi)
+        assert abs(final_phi - start_phi) < 1.0  # shaping never outweighs the result
         ended_by_opponent += info["opponent_actions"] > 0
-    if side == "soviet":
-        assert ended_by_opponent > 0  # the U.S. combat phase ends every full game
+    if (game, side) in ((GAME, 0), (LAF, 0)):
+        # the U.S. combat phase ends every full SFO game; the USMC's air strike call and the
+        # end of a USMC portion end many Lost & Found games
+        assert ended_by_opponent > 0
 
 
 def _rollout(env, seed, actions_rng_seed, n=200):
@@ -189,38 +311,41 @@ def _rollout(env, seed, actions_rng_seed, n=200):
     return trace
 
 
-@pytest.mark.parametrize("side", SIDES)
-def test_same_seed_same_actions_same_episode(side, opponent):
-    a = _rollout(WargameEnv(GAME, side=side, opponent=opponent), seed=11, actions_rng_seed=5)
-    b = _rollout(WargameEnv(GAME, side=side, opponent=opponent), seed=11, actions_rng_seed=5)
+@pytest.mark.parametrize("side", [0, 1])
+def test_same_seed_same_actions_same_episode(side, game_opponent):
+    game, opponent = game_opponent
+    a = _rollout(WargameEnv(game, side=side, opponent=opponent), seed=11, actions_rng_seed=5)
+    b = _rollout(WargameEnv(game, side=side, opponent=opponent), seed=11, actions_rng_seed=5)
     assert len(a) == len(b)
     for (oa, ra, ma), (ob, rb, mb) in zip(a, b, strict=True):
         assert np.array_equal(oa, ob) and ra == rb and np.array_equal(ma, mb)
-    c = _rollout(WargameEnv(GAME, side=side, opponent=opponent), seed=12, actions_rng_seed=5)
+    c = _rollout(WargameEnv(game, side=side, opponent=opponent), seed=12, actions_rng_seed=5)
     assert any(not np.array_equal(x[0], y[0]) for x, y in zip(a, c, strict=False))
 
 
-def test_seeded_reset_is_that_game():
-    game = fof_env.make_game(GAME)
-    env = WargameEnv(GAME, side="soviet")
+@pytest.mark.parametrize("game", GAMES)
+def test_seeded_reset_is_that_game(game):
+    g = fof_env.make_game(game)
+    env = WargameEnv(game, side=0)
     obs, info = env.reset(seed=42)
     assert info["episode_seed"] == 42
-    assert np.array_equal(obs, game.new_initial_state(42).observation(0))
+    assert np.array_equal(obs, g.new_initial_state(42).observation(0))
     # the engine's dice are the game's: the record replays
     rng = np.random.default_rng(0)
     for _ in range(30):
         obs, r, term, trunc, info = env.step(random_legal(rng, info["action_mask"]))
         if term:
             break
-    replay = game.state_from_json(env.game_state.to_json())
+    replay = g.state_from_json(env.game_state.to_json())
     assert replay.history == env.game_state.history
     assert np.array_equal(replay.observation(0), env.game_state.observation(0))
 
 
-def test_unseeded_resets_are_reproducible_after_one_seed():
+@pytest.mark.parametrize("game", GAMES)
+def test_unseeded_resets_are_reproducible_after_one_seed(game):
     seeds = []
     for _ in range(2):
-        env = WargameEnv(GAME, side="us")
+        env = WargameEnv(game, side=1)
         env.reset(seed=9)
         seeds.append([env.reset()[1]["episode_seed"] for _ in range(3)])
     assert seeds[0] == seeds[1] and len(set(seeds[0])) == 3
@@ -251,12 +376,28 @@ def test_options_and_arguments_are_checked():
         WargameEnv(GAME).step(78)
 
 
-def test_side_by_index_and_game_object():
-    game = fof_env.make_game(GAME, optional_rules=True)
-    env = WargameEnv(game, side=1)
-    assert env.side == "us" and env.game is game
+def test_lost_and_found_options_and_arguments_are_checked():
+    with pytest.raises(
+        OptionError, match=r"unknown option.*optional_rules.*rules \(full\|quick\).*side, opponent"
+    ):
+        WargameEnv(LAF, optional_rules=True)
+    with pytest.raises(OptionError, match="rules must be one of"):
+        WargameEnv(LAF, rules="fast")
+    with pytest.raises(OptionError, match="taliban_teams"):
+        gym.make("fof_env/LostAndFound-v0", taliban_teams=5)
+    with pytest.raises(ValueError, match="unknown side"):
+        WargameEnv(LAF, side="soviet")
+    with pytest.raises(ValueError, match="plays player 0"):
+        WargameEnv(LAF, side="taliban", opponent=_CheatingTaliban())
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_side_by_index_and_game_object(game):
+    g = fof_env.make_game(game, **OTHER_RULES[game])
+    env = WargameEnv(g, side=1)
+    assert env.side == GAME_SIDES[game][1] and env.game is g
     with pytest.raises(OptionError):
-        WargameEnv(game, optional_rules=True)
+        WargameEnv(g, **OTHER_RULES[game])
 
 
 def test_gym_make_ids_and_kwargs():
@@ -267,4 +408,33 @@ def test_gym_make_ids_and_kwargs():
     assert np.array_equal(env.get_wrapper_attr("action_masks")(), info["action_mask"])
     a = int(np.flatnonzero(info["action_mask"])[0])
     env.step(a)
+    env.close()
+
+
+@pytest.mark.parametrize("reward", ["win", "shaped"])
+@pytest.mark.parametrize("side", LAF_SIDES)
+def test_gym_make_lost_and_found(side, reward):
+    assert "fof_env/LostAndFound-v0" in gym.registry
+    env = gym.make(
+        "fof_env/LostAndFound-v0",
+        side=side,
+        opponent="random",
+        rules="quick",
+        reward=reward,
+        fog_of_war=False,
+    )
+    obs, info = env.reset(seed=0)
+    game = env.unwrapped.game
+    assert game.options["rules"] == "quick" and game.options["fog_of_war"] is False
+    assert obs.shape == (2252,) == game.observation_shape and obs.dtype == np.float32
+    assert obs.min() >= -1.0 and obs.max() <= 1.0
+    assert np.array_equal(env.get_wrapper_attr("action_masks")(), info["action_mask"])
+    if side == "taliban":
+        assert info["decision"] == "deploy"  # the Taliban set up first
+    rng = np.random.default_rng(0)
+    done = False
+    while not done:
+        obs, r, terminated, truncated, info = env.step(random_legal(rng, info["action_mask"]))
+        done = terminated or truncated
+    assert terminated and info["winner"] in ("taliban", "usmc", None)
     env.close()

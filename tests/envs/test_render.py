@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import gymnasium as gym
 import numpy as np
 
 import fof_env
 from fof_env.envs.gym_env import WargameEnv
+from fof_env.force_on_force.render import render_rgb as laf_render_rgb
 from fof_env.strike_force_one.render import render_rgb, render_text
-from tests.envs.conftest import GAME
+from tests.envs.conftest import GAME, LAF
 
 
 def test_ansi_shows_every_hex_and_the_units():
@@ -56,3 +58,30 @@ def test_rgb_direct_size():
     small = render_rgb(state, hex_radius=18)
     large = render_rgb(state, hex_radius=36)
     assert small.shape[0] < large.shape[0] and small.shape[2] == 3
+
+
+# ------------------------------------------------------------------ Lost & Found
+def test_lost_and_found_ansi_is_the_state_text():
+    env = gym.make("fof_env/LostAndFound-v0", side="usmc", render_mode="ansi")
+    env.reset(seed=0)
+    text = env.render()
+    state = env.unwrapped.game_state
+    assert text == str(state)
+    assert "pilot: x21y17" in text and "usmc.A" in text and state.decision.kind in text
+    assert text.splitlines()[0].split()[:3] == ["01", "03", "05"]  # the table's x coordinates
+
+
+def test_lost_and_found_rgb_array():
+    env = WargameEnv(LAF, side="taliban", render_mode="rgb_array")
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(8):  # deploy a few teams so there are counters on the table
+        _, _, terminated, _, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+        if terminated:
+            break
+    image = env.render()
+    assert isinstance(image, np.ndarray) and image.dtype == np.uint8
+    assert image.ndim == 3 and image.shape[2] == 3 and image.shape[0] > 200 and image.shape[1] > 200
+    assert len(np.unique(image.reshape(-1, 3), axis=0)) > 20  # a picture, not a blank canvas
+    assert np.array_equal(image, laf_render_rgb(env.game_state))
+    assert laf_render_rgb(env.game_state, scale=8).shape[0] < image.shape[0]
