@@ -467,11 +467,16 @@ class ForceOnForceState(State):
         ]
 
     def _overwatch_candidates(self) -> list[int]:
-        return [
+        out = [
             u
             for u in SIDE_UNITS[self.initiative]
             if self.active(u) and not self.overwatch[u] and not self.pinned[u]
         ]
+        if self.first_fire:  # keep a unit free to open fire (R11)
+            shooters = [u for u in out if self.fire_capacity(u) > 0 and self.fire_targets(u)]
+            if len(shooters) == 1:
+                out.remove(shooters[0])
+        return out
 
     def _selectable(self) -> list[int]:
         out = []
@@ -1074,7 +1079,12 @@ class ForceOnForceState(State):
             self._attack(t, fp, self.tq[s], shooter_pos, UNIT_NAMES[s])
             answered = (t, s) in self.exchanged  # t fired first: this shot completes the round
             self.exchanged.append((s, t))
-            if not returning and not answered and not self._shot_queued(t, s) and (s, t) not in self.ret_queue:
+            if (
+                not returning
+                and not answered
+                and not self._shot_queued(t, s)
+                and (s, t) not in self.ret_queue
+            ):
                 self.ret_queue.append((s, t))
         self.fires[s] += 1
         self.hidden[s] = 0

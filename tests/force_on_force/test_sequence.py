@@ -184,6 +184,22 @@ def test_must_fire_first_lapses_when_nobody_can_fire():
     assert s.legal_action_strings()[0] == "move" and "fire" not in s.legal_action_strings()
 
 
+def test_overwatch_cannot_take_the_last_unit_able_to_open_fire():
+    """000_294bccfd88f0ebda.txt: "the Taliban player MUST open fire with at least one of his units as his
+    first action" and "Overwatch ... It may not move during the subsequent turn and may only react".
+    R11: in turn 1 the Overwatch declaration may not put the last unit able to open fire on Overwatch."""
+    s = make(
+        {"tal.1": unit("x21y11", 2), "tal.2": unit("x21y23", 2), "usmc.A": unit("x05y17", 2)},
+        initiative="taliban", must_fire_first=True, stage="overwatch",
+    )  # fmt: skip
+    assert s.decision_kind == "declare_overwatch"
+    assert s.legal_action_strings() == ["tal.1", "tal.2", "pass"]
+    s.apply("tal.1")
+    # tal.2 must stay free to open fire: nothing is left to declare, so the activations begin
+    assert s.decision_kind == "select_unit" and s.legal_action_strings() == ["tal.2"]
+    assert s.overwatch[uid("tal.1")] and not s.overwatch[uid("tal.2")]
+
+
 # ------------------------------------------------------------------ initiative (R12)
 def three_on_three(initiative="taliban", **kw):
     """Three active units a side, nothing on Overwatch or pinned, the pilot off the table."""

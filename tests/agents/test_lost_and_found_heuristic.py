@@ -1,0 +1,356 @@
+"""The "Lost & Found" heuristic bots: legal, dice-blind, no peeking at hidden units, sensible, stronger than random."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+import fof_env
+from agents import make_agent
+from agents.heuristic import heuristic_games, make_heuristic
+from agents.lost_and_found_heuristic import _possible_points, expected_hits
+from evaluation.match import play_game, play_series
+from fof_env import ScriptedDice
+from fof_env.force_on_force import state as st
+
+GAME = "lost_and_found"
+
+
+def _game(rules: str = "full"):
+    return fof_env.make_game(GAME, rules=rules)
+
+
+def _name(state, action: int) -> str:
+    return state.action_to_str(action)
+
+
+# ------------------------------------------------------------------ legality
+@pytest.mark.parametrize("rules", ["full", "quick"])
+def test_only_legal_actions_and_never_touches_the_state(rules):
+    game = _game(rules)
+    bots = [make_agent("heuristic", game, p, seed=p) for p in (0, 1)]
+    rng = np.random.default_rng(7 if rules == "full" else 8)
+    kinds = set()
+    checked = 0
+    for g in range(8):
+        state = game.new_initial_state(seed=g)
+        mix = g >= 4  # the last games mix in random moves to reach odd positions
+        while not state.is_terminal:
+            player = state.current_player
+            legal = state.legal_actions()
+            dice_before = state.dice.to_json()
+            history_before = list(state.history)
+            pos_before = list(state.pos)
+            action = bots[player].act(state)
+            assert action in legal, (g, state.decision, action, legal)
+            assert state.legal_actions() == legal
+            assert state.dice.to_json() == dice_before  # the bot never rolls the state's dice
+            assert state.history == history_before and state.pos == pos_before
+            kinds.add(state.decision_kind)
+            checked += 1
+            if mix and rng.random() < 0.3:
+                action = legal[int(rng.integers(len(legal)))]
+            state.apply(action)
+    assert checked > 500
+    assert {"deploy", "declare_hidden", "attach_leader", "select_unit", "choose_action", "move_target",
+            "fire_target", "declare_interrupt", "return_fire"} <= kinds  # fmt: skip
+
+
+@pytest.mark.parametrize("rules", ["full", "quick"])
+def test_blind_to_dice(rules):
+    """With dice that raise on any roll, the bots still decide: they never read the future."""
+    game = _game(rules)
+    rng = np.random.default_rng(5)
+    for g in range(3):
+        state = game.new_initial_state(seed=g)
+        while not state.is_terminal:
+            probe = state.clone()
+            probe.dice = ScriptedDice([])
+            player = state.current_player
+            action = make_heuristic(game, player, seed=g).act(probe)
+            legal = state.legal_actions()
+            assert action in legal
+            state.apply(action if rng.random() < 0.7 else legal[int(rng.integers(len(legal)))])
+
+
+CORE_KINDS = {"deploy", "declare_overwatch", "select_unit", "choose_action", "move_target", "fire_target",
+              "declare_interrupt", "overwatch_fire", "return_fire", "fog_of_war_unit"}  # fmt: skip
+SIDE_KINDS = (
+    CORE_KINDS | {"declare_hidden", "reinforce_point"},
+    CORE_KINDS | {"attach_leader", "call_airstrike", "split_target", "split_dice", "split_support"},
+)
+
+
+@pytest.mark.parametrize("side", [0, 1])
+def test_every_decision_kind_has_a_sensible_default(side):
+    """Random play reaches the side's decision kinds; at each the bot answers with a legal action."""
+    game = _game("full")
+    bot = make_heuristic(game, side, seed=0)
+    rng = np.random.default_rng(1)
+    seen = set()
+    for g in range(40):
+        state = game.new_initial_state(seed=g)
+        while not state.is_terminal:
+            legal = state.legal_actions()
+            if state.current_player == side:
+                assert bot.act(state) in legal, state.decision
+                seen.add(state.decision_kind)
+            state.apply(legal[int(rng.integers(len(legal)))])
+    assert SIDE_KINDS[side] <= seen, SIDE_KINDS[side] - seen
+
+
+def test_wounded_team_hands_the_pilot_to_a_fresh_team():
+    game = _game("full")
+    state = game.state_from_position(
+        {
+            "turn": 4,
+            "initiative": "usmc",
+            "units": {
+                "tal.3": {"at": "x29y23"},
+                "usmc.A": {"at": "x21y17", "figures": {"ok": 1, "light": 2, "serious": 1}},
+                "usmc.B": {"at": "x19y17"},
+            },
+            "pilot": {"with": "usmc.A", "contact": True},
+        }
+    )
+    bot = make_heuristic(game, st.USMC)
+    state.apply("usmc.A")
+    assert _name(state, bot.act(state)) == "handoff"
+    state.apply("handoff")
+    assert _name(state, bot.act(state)) == "usmc.B"
+
+
+# ------------------------------------------------------------------ no peeking
+def _usmc_turn_position(tal1_at: str) -> dict:
+    return {
+        "turn": 2,
+        "initiative": "usmc",
+        "units": {
+            "tal.1": {"at": tal1_at, "status": ["hidden"]},
+            "tal.2": {"at": "x19y25", "status": ["hidden"]},
+            "tal.3": {"at": "x29y23"},
+            "usmc.A": {"at": "x05y11", "figures": {"ok": 5}},
+            "usmc.B": {"at": "x03y15"},
+            "usmc.C": {"at": "x05y19"},
+        },
+        "leader": "usmc.A",
+        "seed": 3,
+    }
+
+
+def _lockstep_usmc_choices(a, b, hidden: int) -> int:
+    """Play the USMC bot on ``a`` and ``b`` side by side (Taliban reactions decline, the same dice)
+    while ``hidden`` stays hidden in both; assert every USMC choice is the same. Returns the count."""
+    bots = [make_heuristic(a.game, st.USMC, seed=0) for _ in range(2)]
+    same = 0
+    while not a.is_terminal and a.turn == 2 and a.hidden[hidden] and b.hidden[hidden]:
+        assert a.current_player == b.current_player and a.decision_kind == b.decision_kind
+        assert a.legal_actions() == b.legal_actions()
+        legal = a.legal_actions()
+        if a.current_player == st.USMC:
+            choice = bots[0].act(a)
+            assert bots[1].act(b) == choice, (a.decision, _name(a, choice))
+            same += 1
+        else:
+            choice = st.PASS if st.PASS in legal else legal[0]
+        a.apply(choice)
+        b.apply(choice)
+    return same
+
+
+def test_usmc_choices_ignore_where_a_hidden_unit_stands():
+    game = _game("full")
+    a = game.state_from_position(_usmc_turn_position("x19y11"))
+    b = game.state_from_position(_usmc_turn_position("x23y11"))
+    assert a.pos != b.pos and a.current_player == st.USMC
+    assert _lockstep_usmc_choices(a, b, hidden=0) >= 8
+
+
+@pytest.mark.parametrize("rules", ["full", "quick"])
+def test_usmc_decisions_do_not_depend_on_hidden_units(rules):
+    """At every USMC decision of a few games, moving a hidden Taliban unit to another possible
+    point (and changing its strength) does not change the USMC bot's choice."""
+    game = _game(rules)
+    tal = make_heuristic(game, st.TALIBAN, seed=1)
+    usmc = make_heuristic(game, st.USMC, seed=2)
+    compared = 0
+    for g in range(4):
+        state = game.new_initial_state(seed=g)
+        while not state.is_terminal:
+            if state.current_player == st.USMC:
+                hidden = [u for u in st.SIDE_UNITS[st.TALIBAN] if state.hidden[u]]
+                if hidden:
+                    u = hidden[0]
+                    taken = set(state.pos)
+                    other = [p for p in _possible_points(state, u) if p not in taken]
+                    if other:
+                        probe = state.clone()
+                        probe.pos[u] = other[(g + len(state.history)) % len(other)]
+                        probe.figs[u] = [2, 1, 1, 0, 3, 0, 0, 0, 0, 0]
+                        probe.dice = ScriptedDice([])
+                        probe._legal_cache = None
+                        fresh = [make_heuristic(game, st.USMC, seed=0) for _ in range(2)]
+                        assert fresh[0].act(state) == fresh[1].act(probe), state.decision
+                        compared += 1
+                action = usmc.act(state)
+            else:
+                action = tal.act(state)
+            state.apply(action)
+    assert compared > 20
+
+
+# ------------------------------------------------------------------ sensible play
+def test_taliban_hide_every_team_in_the_woods_and_open_fire_first():
+    game = _game("full")
+    state = game.new_initial_state(seed=0)
+    bots = [make_heuristic(game, p, seed=p) for p in (0, 1)]
+    while state.decision_kind != "select_unit" or state.turn != 1:
+        state.apply(bots[state.current_player].act(state))
+    woods = state.sc.table.in_woods
+    for u in st.SIDE_UNITS[st.TALIBAN]:
+        if state.pos[u] >= 0 and woods[state.pos[u]]:
+            assert state.hidden[u], st.UNIT_NAMES[u]
+
+
+def _turn_start(usmc_b: dict) -> object:
+    """The call_airstrike decision at the start of turn 3 (every unit has acted in turn 2)."""
+    done = {"status": ["activated"]}
+    return _game("full").state_from_position(
+        {
+            "turn": 2,
+            "initiative": "usmc",
+            "units": {
+                "tal.1": {"at": "x19y11", **done},
+                "usmc.A": {"at": "x19y17", **done},
+                "usmc.B": {"at": "x09y15", **usmc_b, **done},
+            },
+            "pilot": {"with": "usmc.A", "contact": True},
+            "seed": 1,
+        }
+    )
+
+
+def test_usmc_calls_the_air_strike_when_ahead_and_not_when_behind():
+    ahead = _turn_start({})
+    assert ahead.decision_kind == "call_airstrike" and ahead.victory_points() == (0, 3)
+    assert _name(ahead, make_heuristic(ahead.game, st.USMC).act(ahead)) == "yes"
+    behind = _turn_start({"figures": {"ok": 1, "kia": 3}})
+    assert behind.decision_kind == "call_airstrike" and behind.victory_points() == (6, 3)
+    assert _name(behind, make_heuristic(behind.game, st.USMC).act(behind)) == "pass"
+
+
+def test_usmc_team_with_the_pilot_leaves_by_the_west_edge():
+    game = _game("full")
+    state = game.state_from_position(
+        {
+            "turn": 4,
+            "initiative": "usmc",
+            "units": {"tal.1": {"at": "x19y11"}, "usmc.A": {"at": "x09y17"}, "usmc.B": {"at": "x09y15"}},
+            "pilot": {"with": "usmc.A", "contact": True},
+        }
+    )
+    bot = make_heuristic(game, st.USMC)
+    assert _name(state, bot.act(state)) == "usmc.A"  # the pilot's team goes first
+    state.apply("usmc.A")
+    assert _name(state, bot.act(state)) == "move"
+    state.apply("move")
+    assert _name(state, bot.act(state)) == "exit"
+
+
+def test_taliban_go_for_the_team_with_the_pilot():
+    game = _game("full")
+    state = game.state_from_position(
+        {
+            "turn": 4,
+            "initiative": "taliban",
+            "units": {
+                "tal.1": {"at": "x19y11"},
+                "usmc.A": {"at": "x15y13", "figures": {"ok": 4}},
+                "usmc.B": {"at": "x17y15", "figures": {"ok": 4}},
+            },
+            "pilot": {"with": "usmc.B", "contact": True},
+        }
+    )
+    bot = make_heuristic(game, st.TALIBAN)
+    state.apply("tal.1")
+    state.apply("fire")
+    assert _name(state, bot.act(state)) == "usmc.B"
+
+
+def test_taliban_capture_marine_casualties_left_alone():
+    game = _game("full")
+    state = game.state_from_position(
+        {
+            "turn": 3,
+            "initiative": "taliban",
+            "units": {
+                "tal.1": {"at": "x19y11"},
+                "usmc.A": {"at": "x03y03"},
+                "usmc.B": {"at": "x15y15", "figures": {"down": 3, "serious": 1}},
+            },
+            "seed": 2,
+        }
+    )
+    bot = make_heuristic(game, st.TALIBAN)
+    while state.turn == 3 and state.portion == 0:
+        legal = state.legal_actions()
+        state.apply(
+            bot.act(state)
+            if state.current_player == st.TALIBAN
+            else st.PASS
+            if st.PASS in legal
+            else legal[0]
+        )
+    assert state.figs[st.UNIT_NAMES.index("usmc.B")][st.CAPTURED] == 4
+    assert state.victory_points() == (12, 0)
+
+
+def test_expected_hits_are_sane():
+    assert expected_hits(0, 6, 3, 8) == 0.0
+    assert expected_hits(10, 6, 5, 8) > expected_hits(10, 6, 7, 8) > expected_hits(5, 6, 7, 8)
+    assert 1.8 < expected_hits(10, 6, 5, 8) < 2.5  # 10D6 against 5D8 (the quick start's example)
+
+
+# ------------------------------------------------------------------ dispatch, strength, speed
+def test_dispatch():
+    game = _game()
+    assert GAME in heuristic_games()
+    assert repr(make_agent("heuristic", game, "taliban")) == "heuristic(taliban)"
+    assert repr(make_agent("heuristic", game, 1)) == "heuristic(usmc)"
+    tuned = make_agent("heuristic", game, 1, usmc_threat=1.5)
+    assert tuned.w.usmc_threat == 1.5
+
+
+def test_seeded_determinism():
+    game = _game()
+    runs = []
+    for _ in range(2):
+        agents = (make_agent("heuristic", game, 0, seed=3), make_agent("heuristic", game, 1, seed=4))
+        runs.append(play_game(game, agents, seed=3).record)
+    assert runs[0] == runs[1]
+
+
+@pytest.mark.parametrize("side", [0, 1])
+def test_beats_random(side):
+    agents = ["random", "random"]
+    agents[side] = "heuristic"
+    result = play_series(GAME, {}, agents, games=20, seed=11)
+    assert result.wins[side] >= 14, result.row()
+
+
+def test_fast_enough():
+    game = _game()
+    bots = [make_heuristic(game, p, seed=p) for p in (0, 1)]
+    spent = 0.0
+    decisions = 0
+    for seed in range(4):
+        state = game.new_initial_state(seed)
+        while not state.is_terminal:
+            t0 = time.perf_counter()
+            action = bots[state.current_player].act(state)
+            spent += time.perf_counter() - t0
+            decisions += 1
+            state.apply(action)
+    assert spent / decisions < 0.004  # aim: under 1 ms; generous for slow CI machines
