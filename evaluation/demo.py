@@ -7,8 +7,12 @@
    (Soviet in {random, heuristic} x U.S. in {random, heuristic}), ``--games``
    games each (default 200), under the basic rules and under the optional rules,
    with win rates and Wilson 95 % intervals.
+3. Force on Force "Lost & Found" (full rules): the same four pairings of Taliban
+   and USMC bots, ``--lf-games`` games each (default 100), with win/draw/loss,
+   intervals, VP statistics and how the games ended
+   (:mod:`evaluation.lost_and_found_strength`).
 
-Runs in well under a minute on one core.
+Runs in about a minute on one core.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import argparse
 import sys
 import time
 
+from evaluation import lost_and_found_strength
 from evaluation.match import play_series
 from evaluation.stats import format_rate
 from fof_env import cli
@@ -42,6 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=200, help="games per pairing and rules mode (default 200)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the shown game and of the series")
     parser.add_argument("--no-game", action="store_true", help="skip the printed game")
+    parser.add_argument("--lf-games", type=int, default=100, help="Lost & Found games per pairing (default 100)")
     args = parser.parse_args(argv)
     start = time.perf_counter()
     if not args.no_game:
@@ -61,6 +67,12 @@ def main(argv: list[str] | None = None) -> int:
             print(row)
         print(f"\n({4 * args.games} games in {time.perf_counter() - t0:.1f} s)\n")
         sys.stdout.flush()
+    if args.lf_games > 0:
+        t0 = time.perf_counter()
+        print(f"## Force on Force \"Lost & Found\", full rules: {args.lf_games} games per pairing\n")
+        tallies = lost_and_found_strength.run(args.lf_games, args.seed, "full")
+        print("\n".join(lost_and_found_strength.report(tallies, "full")))
+        print(f"\n({len(tallies) * args.lf_games} games in {time.perf_counter() - t0:.1f} s)\n")
     print(f"Demo finished in {time.perf_counter() - start:.1f} s.")
     return 0
 
