@@ -17,7 +17,7 @@ no capture). ``make fuzz`` runs both. At every step it checks, via :func:`check_
   figures conserved per unit (set-up strength, +1 for the fire team the squad
   leader joins; ``tal.R`` holds no more figures than the Taliban KIA it brought
   back), no negative count, units on the table grid, only Taliban hidden, the
-  pilot with an effective Marine unit, and the USMC observation blank for hidden
+  pilot on the point of the Marine unit he is with, and the USMC observation blank for hidden
   Taliban units but their flag);
 * an illegal action is refused with ``IllegalActionError`` and leaves the state unchanged;
 * ``to_json``/``from_json`` rebuilds an equal state (every step by default;
@@ -110,6 +110,7 @@ def check_lost_and_found_position(state) -> None:
         carrier = state.pilot_unit
         assert st.UNIT_SIDE[carrier] == st.USMC, "the pilot is with a Taliban unit"
         assert state.pilot_pos >= 0 and state.pos[carrier] >= 0, "the pilot's unit is off the table"
+        assert state.pilot_pos == state.pos[carrier], "the pilot is not on his team's point"
         assert state.contact, "the pilot is with a unit but contact was never made"
     if state.pilot_exit:
         assert state.pilot_pos < 0 and state.pilot_unit < 0, "the pilot exited yet is on the table"

@@ -44,3 +44,12 @@ def test_tasks_split_games_over_modes_and_workers():
     assert {str(t[1]) for t in tasks} == {str(m) for m in fz.MODES["lost_and_found"]}
     assert len({t[3] for t in tasks}) == 8  # every task its own seed range
     assert sum(t[2] for t in fz.plan_tasks("strike_force_one", 10_001, 2, 0, 1)) == 10_001
+
+
+def test_lost_and_found_with_a_heuristic_usmc_reaches_the_pilot():
+    # random Marines practically never find the pilot; the heuristic does, so the pilot invariants run
+    report = fuzz(
+        "lost_and_found", {"rules": "quick"}, games=4, seed=3, json_every=3, agents={"usmc": "heuristic"}
+    )
+    assert report.games == 4 and report.agents == {"usmc": "heuristic"}
+    assert "usmc=heuristic" in report.line()
