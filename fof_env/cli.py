@@ -85,7 +85,7 @@ _LAF_HUMAN_HELP = """Type one of the legal actions listed, exactly as shown:
   a table point like 'x19y07' (x then y, in inches), a unit like 'tal.1' or 'usmc.A',
   an action word ('move', 'fire', 'hold', 'spot', 'escort', 'handoff', 'interrupt_fire',
   'interrupt_move', 'exit', 'yes'), a count like 'n2', or 'pass' (decline / end).
-Other commands: 'map' shows the table (the umpire's view: hidden units are shown too),
+Other commands: 'map' shows the table as you may see it (enemy hidden units are not shown),
 'legal' lists the legal actions, 'help' shows this, 'quit' (or end of input) leaves the game."""
 
 _GENERIC_HUMAN_HELP = """Type one of the legal actions listed, exactly as shown.
@@ -133,6 +133,7 @@ class HumanAgent:
         self._input = input_fn
         self._out = out
         self.help_text, self.decision_help = GAME_HELP.get(game.name, (_GENERIC_HUMAN_HELP, {}))
+        self.picture: Callable[[], str] | None = None  # set by ``fof play``: the player's own view
 
     def __repr__(self) -> str:
         return "human"
@@ -196,7 +197,7 @@ class HumanAgent:
                 self._print(self._legal_line(state))
                 continue
             if low in ("map", "board", "show"):
-                self._print(str(state))
+                self._print(self.picture() if self.picture is not None else str(state))
                 continue
             if low in ("legal", "list", "moves"):
                 self._print(self._legal_line(state))
@@ -419,6 +420,17 @@ def _cmd_play(args, out: TextIO) -> int:
     state = game.new_initial_state(seed)
     quiet = args.quiet
     shown = 0
+    humans = [p for p, agent in enumerate(agents) if isinstance(agent, HumanAgent)]
+    # With one human at the table, everything printed is that player's view (no hidden units).
+    viewer = humans[0] if len(humans) == 1 else None
+
+    def picture() -> str:
+        view = getattr(state, "view_text", None)
+        return view(viewer) if viewer is not None and view is not None else str(state)
+
+    for agent in agents:
+        if isinstance(agent, HumanAgent):
+            agent.picture = picture
 
     def narrate() -> None:
         nonlocal shown
@@ -435,7 +447,7 @@ def _cmd_play(args, out: TextIO) -> int:
             if line is not None:
                 print(line, file=out)
             if i == last_phase and not state.is_terminal:
-                print(str(state), file=out)
+                print(picture(), file=out)
 
     print(
         f"{game.name} {game.options} seed={seed}: " + ", ".join(f"{names[p]}={agents[p]!r}" for p in (0, 1)),
@@ -447,11 +459,16 @@ def _cmd_play(args, out: TextIO) -> int:
         while not state.is_terminal:
             player = state.current_player
             kind = state.decision.kind
+            secret_of = getattr(state, "is_secret_from", None)
+            secret = viewer is not None and secret_of is not None and secret_of(viewer)
             action = agents[player].act(state)
             if not quiet:
-                print(f"  [{names[player]}] {kind}: {state.action_to_str(action)}", file=out)
+                shown_action = "(hidden from you)" if secret else state.action_to_str(action)
+                print(f"  [{names[player]}] {kind}: {shown_action}", file=out)
             state.apply(action)
             decisions += 1
+            if secret:
+                shown = len(state.events)  # its effects stay secret too
             narrate()
     except QuitGame:
         print(f"Game abandoned after {decisions} decisions (no result).", file=out)

@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+import agents
 import fof_env
 from fof_env import cli
 from fof_env.core.game import State
@@ -183,3 +184,25 @@ def test_long_legal_lists_wrap():
     lines = text.splitlines()
     assert len(lines) > 2 and all(len(line) <= 60 for line in lines)
     assert lines[0].startswith("  legal: x01y01") and lines[1].startswith(" " * 9 + "x")
+
+
+def test_human_usmc_never_sees_hidden_taliban(capsys, monkeypatch):
+    """No peeking at the keyboard either: with a human USMC, the Taliban deployment and hiding are
+    narrated without their points, and 'map' leaves hidden teams out (rulings R27)."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("map\nquit\n"))
+    argv = ["play", "lost_and_found", "--taliban", "heuristic", "--usmc", "human", "--seed", "3"]
+    assert cli.main(argv) == 0
+    out = capsys.readouterr().out
+    assert "[taliban] deploy: (hidden from you)" in out
+    assert "[taliban] declare_hidden: (hidden from you)" in out
+    assert "tal.1 moves off table" not in out  # the deployment events stay secret
+    game = fof_env.make_game("lost_and_found")
+    state = game.new_initial_state(3)
+    bot = agents.make_agent("heuristic", game, 0, seed=3 + 1000)
+    while state.current_player == 0:
+        state.apply(bot.act(state))
+    hidden = [u for u in range(5) if state.hidden[u]]
+    assert hidden  # the heuristic hides its teams in the woods
+    for u in hidden:
+        name = state.action_to_str(324 + u)
+        assert f" {name} " not in out and f"{name}=" not in out

@@ -19,16 +19,21 @@ def _status(s: st.ForceOnForceState, u: int) -> str:
     return " ".join(words)
 
 
-def render_text(s: st.ForceOnForceState) -> str:
-    """The table with unit labels, then one line per unit, the pilot, VP and the decision."""
+def render_text(s: st.ForceOnForceState, viewer: int | None = None) -> str:
+    """The table with unit labels, then one line per unit, the pilot, VP and the decision.
+
+    ``viewer`` None is the umpire's view; a player index shows only what that player may
+    know (hidden enemy units and the other player's decision context are left out).
+    """
+    shown = [u for u in range(st.NUM_UNITS) if viewer is None or s.visible_to(u, viewer)]
     marks = {}
-    for u in range(st.NUM_UNITS):
+    for u in shown:
         if s.pos[u] >= 0:
             marks[s.pos[u]] = LABELS[u]
     if s.pilot_pos >= 0 and s.pilot_unit < 0:
         marks[s.pilot_pos] = "P"
     lines = [render_table_ascii(s.sc.table, marks)]
-    for u in range(st.NUM_UNITS):
+    for u in shown:
         f = s.figs[u]
         if not any(f):
             continue
@@ -44,8 +49,9 @@ def render_text(s: st.ForceOnForceState) -> str:
         lines.append("game over" + (" (Taliban automatic victory)" if s.auto_win else ""))
     else:
         d = s.decision
+        context = d.context if viewer is None or d.player == viewer else {}
         lines.append(
-            f"turn {s.turn}, initiative {st.SIDES[s.initiative]}: {st.SIDES[d.player]} {d.kind} {d.context}"
+            f"turn {s.turn}, initiative {st.SIDES[s.initiative]}: {st.SIDES[d.player]} {d.kind} {context}"
         )
     return "\n".join(lines)
 

@@ -1332,6 +1332,17 @@ class ForceOnForceState(State):
 
         return render_text(self)
 
+    def view_text(self, player: int) -> str:
+        """The text picture as ``player`` may see it (no hidden enemy units)."""
+        from fof_env.force_on_force.render import render_text
+
+        return render_text(self, viewer=player)
+
+    def is_secret_from(self, player: int) -> bool:
+        """Whether the current decision, its action and its effects must be kept from ``player``:
+        where the Taliban deploy and which teams they hide, before the USMC can see anything."""
+        return player == USMC and self.kind in (D_DEPLOY, D_HIDE) and self._owner() == TALIBAN
+
 
 _HANDLERS = {
     D_DEPLOY: ForceOnForceState._on_deploy,
