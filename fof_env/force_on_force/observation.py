@@ -45,8 +45,10 @@ ORDER = (
     st.SIDE_UNITS[st.TALIBAN] + st.SIDE_UNITS[st.USMC],
     st.SIDE_UNITS[st.USMC] + st.SIDE_UNITS[st.TALIBAN],
 )
-SLOT = tuple({u: i for i, u in enumerate(order)} for order in ORDER)
+SLOT = tuple({u: i for i, u in enumerate(order)} for order in ORDER)  # unit -> its place in the order
 
+_ABSENT = (0.0,) * UNIT_FEATURES  # a unit not in play
+_HIDDEN = (0.0,) * 14 + (1.0,) + (0.0,) * (UNIT_FEATURES - 15)  # an enemy unit the player cannot see
 _static_cache: dict[int, np.ndarray] = {}
 
 
@@ -70,32 +72,37 @@ def encode(s: st.ForceOnForceState, player: int) -> np.ndarray:
     table = s.sc.table
     n = st.NUM_POINTS
     obs[BOARD_AT:] = _static_board(table)
+    order = ORDER[player]
     slot = SLOT[player]
     xy = table.xy
-    for u in range(N_UNITS):
+    units: list[float] = []  # the whole unit block, written into ``obs`` at once
+    for u in order:
         f = s.figs[u]
-        if not any(f):
-            continue
-        base = UNITS_AT + slot[u] * UNIT_FEATURES
         mine = st.UNIT_SIDE[u] == player
+        if not any(f):
+            units += _ABSENT
+            continue
         if not mine and s.hidden[u]:
-            obs[base + 14] = 1.0
+            units += _HIDDEN
             continue
         p = s.pos[u]
-        on = p >= 0
-        row = [
-            1.0, float(mine), float(on), xy[p][0] / 36 if on else 0.0, xy[p][1] / 36 if on else 0.0,
+        if p >= 0:
+            x, y = xy[p]
+            on, x, y, fp = 1.0, x / 36, y / 36, min(s.fire_capacity(u), 10) / 10
+            cover, exposed = table.terrain_cover[p] / MAX_COVER_DICE, float(table.exposed[p])
+            obs[BOARD_AT + (4 if mine else 5) * n + p] = 1.0
+        else:
+            on = x = y = fp = cover = exposed = 0.0
+        moved = s.moved[u]
+        units += (
+            1.0, float(mine), on, x, y,
             f[st.OK] / 10, f[st.LIGHT] / 10, f[st.DOWN] / 10, f[st.SERIOUS] / 10,
             (f[st.KIA] + f[st.EVAC_KIA]) / 10, f[st.CAPTURED] / 10, s.tq[u] / 12,
             s.pinned[u], s.overwatch[u], s.hidden[u], s.activated[u], s.reacted[u], s.failed[u],
-            float(s.moved[u] == 1), float(s.moved[u] == 2), min(s.fires[u], 5) / 5, min(s.rmoves[u], 1),
-            s.in_cover[u], s.excellent[u], min(s.fire_capacity(u), 10) / 10 if on else 0.0,
-            float(s.pilot_unit == u), table.terrain_cover[p] / MAX_COVER_DICE if on else 0.0,
-            float(on and table.exposed[p]),
-        ]  # fmt: skip
-        obs[base : base + UNIT_FEATURES] = row
-        if on:
-            obs[BOARD_AT + (4 if mine else 5) * n + p] = 1.0
+            float(moved == 1), float(moved == 2), min(s.fires[u], 5) / 5, min(s.rmoves[u], 1),
+            s.in_cover[u], s.excellent[u], fp, float(s.pilot_unit == u), cover, exposed,
+        )  # fmt: skip
+    obs[UNITS_AT:GAME_AT] = units
     tal, usmc = s.victory_points()
     vp = (tal, usmc)
     g = GAME_AT

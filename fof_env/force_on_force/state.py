@@ -320,11 +320,21 @@ class ForceOnForceState(State):
         return b
 
     def fire_capacity(self, u: int) -> int:
-        """Firepower before target-dependent bonuses; 0 means the unit may not fire this turn."""
-        dice = self._support_dice(u, self.usable_support(u))
-        return combat.firepower(
-            self.shooting_figures(u), dice, bonuses=self.mad[u], penalties=self._penalties(u)
-        )
+        """Firepower before target-dependent bonuses; 0 means the unit may not fire this turn.
+
+        The same sum as ``combat.firepower(figures, combat.support_dice(...), ...)``, inlined:
+        observations and masks ask it for every unit (a test checks the two agree).
+        """
+        f = self.figs[u]
+        eff = f[OK] + f[LIGHT]
+        if not eff:
+            return 0
+        moved = self.moved[u]
+        dice = 0
+        for cls in self.support[u][:eff]:  # a class's dice equal its number (light 1 ...)
+            dice += (0 if moved == 2 else 1) if moved and self.full and cls >= combat.MEDIUM else cls
+        raw = max(0, eff - self.medic[u]) + dice + self.mad[u]
+        return max(0, min(combat.FIREPOWER_CAP, raw) - self._penalties(u))
 
     def attack_firepower(self, u: int, t: int, figures: int, weapons: list[int], first: bool = True) -> int:
         """Firepower dice of ``figures`` shooters plus ``weapons`` of unit ``u`` against ``t``.

@@ -3,12 +3,16 @@ targets (D10/D12 units) and Improved / Fortified cover (custom tables in positio
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+from fof_env.force_on_force import combat
 from tests.force_on_force.helpers import (
     area,
     decline_reactions,
     fires,
+    game,
     make,
     pt,
     script,
@@ -74,3 +78,23 @@ def test_improved_and_fortified_cover_dice(kind, dice):
     script(s, [1] * 4 + [1] * (2 + dice))
     decline_reactions(s)
     assert fires(s)[0].defense == 2 + dice
+
+
+def test_fire_capacity_is_the_firepower_sum():
+    """``fire_capacity`` (inlined for speed) equals ``combat.firepower`` of the unit's figures and
+    support dice with its bonuses and penalties, on every unit of states met in random games."""
+    for rules in ("full", "quick"):
+        g = game(rules=rules, fog_of_war=True)
+        checked = 0
+        for seed in range(15):
+            s = g.new_initial_state(seed)
+            rng = random.Random(seed)
+            while not s.is_terminal:
+                for u in range(8):
+                    m = s.moved[u]
+                    dice = combat.support_dice(s.usable_support(u), moved=m > 0, rapid=m == 2, full_rules=s.full)
+                    want = combat.firepower(s.shooting_figures(u), dice, bonuses=s.mad[u], penalties=s._penalties(u))
+                    assert s.fire_capacity(u) == (want if s.effective(u) else 0)
+                    checked += 1
+                s.apply(rng.choice(s.legal_actions()))
+        assert checked > 1000
