@@ -442,8 +442,9 @@ def _cmd_play(args, out: TextIO) -> int:
         last_phase = max(
             (i for i, e in enumerate(new) if e.kind in ("phase_started", "turn_started")), default=-1
         )
+        hidden_from = getattr(state, "event_hidden_from", None) if viewer is not None else None
         for i, event in enumerate(new):
-            line = describe_event(event)
+            line = None if hidden_from is not None and hidden_from(event, viewer) else describe_event(event)
             if line is not None:
                 print(line, file=out)
             if i == last_phase and not state.is_terminal:

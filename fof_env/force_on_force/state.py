@@ -1348,6 +1348,17 @@ class ForceOnForceState(State):
 
         return render_text(self, viewer=player)
 
+    def event_hidden_from(self, event, player: int) -> bool:
+        """Whether ``event`` tells ``player`` about an enemy unit that is hidden from him now
+        (a mortar round or a Fog of War card on a hidden team must not give it away)."""
+        for key in ("unit", "target", "shooter"):
+            name = getattr(event, key, None)
+            if name in UNIT_NAMES:
+                u = UNIT_NAMES.index(name)
+                if not self.visible_to(u, player):
+                    return True
+        return False
+
     def is_secret_from(self, player: int) -> bool:
         """Whether the current decision, its action and its effects must be kept from ``player``:
         where the Taliban deploy and which teams they hide, before the USMC can see anything."""

@@ -11,6 +11,7 @@ these tests can fail).
 import numpy as np
 import pytest
 
+from fof_env.force_on_force import events as ev
 from fof_env.force_on_force import observation as obs_layout
 
 from .helpers import game, script, uid
@@ -142,3 +143,14 @@ def test_pilot_flight_ignores_hidden_units(hidden_at):
     s.apply("pass")
     assert s.hidden[uid("tal.2")] == 1 and s.pilot_unit == -1
     assert s.table.name(s.pilot_pos) == "x13y21"
+
+
+def test_events_about_a_hidden_unit_are_hidden_from_the_usmc():
+    """R27: events that name a hidden Taliban unit (a Fog of War mortar round on it, its morale) are
+    kept from the USMC's narration while it stays hidden; its own side and revealed units are told."""
+    s = game().state_from_position(scenario_position({"at": "x21y27"}))
+    mortar = ev.FireResolved("mortar fire", "tal.2", 6, 3, (6,), (1,), 1)
+    assert s.event_hidden_from(mortar, USMC)
+    assert not s.event_hidden_from(mortar, TALIBAN)
+    assert not s.event_hidden_from(ev.FireResolved("mortar fire", "tal.1", 6, 3, (6,), (1,), 1), USMC)
+    assert not s.event_hidden_from(ev.Note("the pilot's air strike call fails"), USMC)
