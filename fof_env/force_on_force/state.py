@@ -411,6 +411,13 @@ class ForceOnForceState(State):
     def _edge(self, u: int) -> str:
         return self.sc.usmc_edge if UNIT_SIDE[u] == USMC else self.sc.taliban_edge
 
+    def _is_rapid(self, u: int, dest: int) -> bool:
+        """Whether moving ``u`` to ``dest`` (-1: off its friendly edge) is more than 6": Rapid."""
+        table = self.sc.table
+        here = self.pos[u]
+        dist = table.distance_to_edge(here, self._edge(u)) if dest < 0 else table.dist[here][dest]
+        return dist > TACTICAL_IN + 1e-9
+
     def can_exit(self, u: int, limit: float) -> bool:
         return self.sc.table.distance_to_edge(self.pos[u], self._edge(u)) <= limit + 1e-9
 
@@ -681,11 +688,8 @@ class ForceOnForceState(State):
 
     def _on_move(self, action: int) -> None:
         u = self.mover
-        table = self.sc.table
         dest = -1 if action == EXIT else action
-        here = self.pos[u]
-        dist = table.distance_to_edge(here, self._edge(u)) if dest < 0 else table.dist[here][dest]
-        rapid = dist > TACTICAL_IN + 1e-9
+        rapid = self._is_rapid(u, dest)
         checked = rapid and self._slowed(u) and not self.tactical_only
         if checked and self.roll(self.tq[u], "TQ check to move faster than Tactical") < combat.SUCCESS:
             self.events.append(ev.Note(f"{UNIT_NAMES[u]} fails its TQ check: Tactical move only"))
@@ -703,7 +707,7 @@ class ForceOnForceState(State):
         self.win_kind = W_MOVE
         self.win_dest = dest
         self.targets = []
-        self._open_window(rapid=rapid)
+        self._open_window()
 
     def _on_target(self, action: int) -> None:
         if action == PASS:
@@ -775,7 +779,7 @@ class ForceOnForceState(State):
         self.first_fire = 0
         self.win_kind = W_FIRE
         self.win_dest = -1
-        self._open_window(rapid=False)
+        self._open_window()
 
     def _on_declare(self, action: int) -> None:
         r = self.queue.pop(0)
@@ -876,23 +880,12 @@ class ForceOnForceState(State):
             self.step = ST_SELECT
 
     def _st_select(self) -> None:
-        if (
-            self.first_fire
-            and self.portion == 0
-            and not any(self.fire_capacity(u) > 0 and self.fire_targets(u) for u in self._selectable_raw())
-        ):
+        if self.first_fire and self.portion == 0 and not self._selectable():
             self.first_fire = 0  # nobody can open fire: the restriction lapses (rulings.md)
         if self._selectable():
             self.kind = D_SELECT
         else:
             self._end_portion()
-
-    def _selectable_raw(self) -> list[int]:
-        saved, self.first_fire = self.first_fire, 0
-        try:
-            return self._selectable()
-        finally:
-            self.first_fire = saved
 
     def _end_portion(self) -> None:
         self.first_fire = 0
@@ -936,15 +929,12 @@ class ForceOnForceState(State):
             self.step = ST_TURN_START
 
     # ---- reaction window
-    def _open_window(self, rapid: bool) -> None:
+    def _open_window(self) -> None:
         """The actor has declared a move or fire: queue every unit that may react to it."""
         a = self.actor
-        ambush = 0
-        if self.hidden[
-            a
-        ]:  # "A Hidden unit may open fire ... If it rolls a 4+, it automatically fires first."
-            ambush = 1 if self.win_kind == W_FIRE else 0
-            self.hidden[a] = 0
+        # "A Hidden unit may open fire ... If it rolls a 4+, it automatically fires first."
+        ambush = 1 if self.hidden[a] and self.win_kind == W_FIRE else 0
+        self.hidden[a] = 0
         self.entries = [(a, R_ACTOR, self.targets[0] if self.targets else -1, ambush)]
         self.exchanged = []
         react_side = UNIT_SIDE[a] ^ 1
@@ -1029,11 +1019,7 @@ class ForceOnForceState(State):
             return  # wiped out or pinned: "may conduct no further actions until the end of the turn"
         if role == R_ACTOR:
             if self.win_kind == W_MOVE:
-                dest = self.win_dest
-                here = self.pos[u]
-                table = self.sc.table
-                dist = table.distance_to_edge(here, self._edge(u)) if dest < 0 else table.dist[here][dest]
-                self._do_move(u, dest, dist > TACTICAL_IN + 1e-9)
+                self._do_move(u, self.win_dest, self._is_rapid(u, self.win_dest))
             else:
                 self._actor_fire(u)
         elif self.can_shoot_at(u, target):
