@@ -108,22 +108,9 @@ def blank_state(game, setup) -> ForceOnForceState:
     s.auto_win = 0
     s.airstrike = 0
     s.queue = []
-    s.actor = -1
-    s.free_used = 0
-    s.mover = -1
-    s.move_reaction = 0
-    s.tactical_only = 0
-    s.targets = []
-    s.split_counts = []
-    s.split_alloc = []
-    s.win_kind = 0
-    s.win_dest = -1
-    s.entries = []
-    s.qi = 0
     s.ret_queue = []
     s.fow_queue = []
-    s.after_move = 0
-    s.exchanged = []
+    s._clear_context()
     return s
 
 
