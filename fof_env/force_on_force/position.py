@@ -37,6 +37,7 @@ import json
 from typing import Any
 
 from fof_env.core.errors import PositionError
+from fof_env.core.position import check_header
 from fof_env.force_on_force import combat
 from fof_env.force_on_force.state import (
     AUTO,
@@ -142,15 +143,7 @@ def _setup_for_table(game, spec: Any):
 
 def state_from_position(game, position: dict[str, Any]) -> ForceOnForceState:
     """Build a state from ``position``; :class:`PositionError` says what is wrong."""
-    if not isinstance(position, dict):
-        raise PositionError("a position is a dict; see fof_env.force_on_force.position")
-    unknown = set(position) - _KEYS
-    if unknown:
-        raise PositionError(f"unknown position keys {sorted(unknown)}; allowed: {sorted(_KEYS)}")
-    if position.get("game", game.name) != game.name:
-        raise PositionError(f"position is for game {position['game']!r}, not {game.name!r}")
-    if "options" in position and position["options"] != game.options:
-        raise PositionError(f"position options {position['options']} differ from the game's {game.options}")
+    check_header(game, position, _KEYS, "fof_env.force_on_force.position")
     setup = _setup_for_table(game, position["table"]) if "table" in position else game.setup
     s = blank_state(game, setup)
     stage = position.get("stage", "activation")

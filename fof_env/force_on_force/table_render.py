@@ -21,13 +21,11 @@ with matplotlib) using matplotlib's DejaVu font when present.
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import os
-from functools import lru_cache
 
 import numpy as np
 
+from fof_env.core.drawing import font
 from fof_env.core.tabletop import Table
 
 _TERRAIN_CHAR = {"woods": "T", "building": "B", "stream_bank": "~", "open": "."}
@@ -142,22 +140,6 @@ _STATUS_COLORS = {
 _DEFAULT_STATUS_COLOR = (240, 240, 240)
 
 
-@lru_cache(maxsize=8)
-def _font(size: int, bold: bool = False):
-    from PIL import ImageFont
-
-    spec = importlib.util.find_spec("matplotlib")
-    if spec is not None and spec.submodule_search_locations:
-        name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-        path = os.path.join(spec.submodule_search_locations[0], "mpl-data", "fonts", "ttf", name)
-        if os.path.exists(path):
-            return ImageFont.truetype(path, size)
-    try:
-        return ImageFont.load_default(size=size)
-    except TypeError:  # Pillow < 10.1
-        return ImageFont.load_default()
-
-
 def render_table_rgb(
     table: Table,
     units: list[dict],
@@ -230,8 +212,8 @@ def render_table_rgb(
         color = _COLORS["grid"] if table.kind_at[p] == "open" else _COLORS["tree"]
         draw.ellipse((cx - dot, cy - dot, cx + dot, cy + dot), fill=color)
 
-    label_font = _font(max(6, int(0.8 * scale)), bold=True)
-    count_font = _font(max(6, int(0.6 * scale)), bold=True)
+    label_font = font(max(6, int(0.8 * scale)), bold=True)
+    count_font = font(max(6, int(0.6 * scale)), bold=True)
     radius = 0.9 * scale
     for u in units:
         cx, cy = px(float(u["x"]), float(u["y"]))

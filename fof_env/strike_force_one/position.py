@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from fof_env.core.errors import PositionError
+from fof_env.core.position import check_header
 from fof_env.strike_force_one.data import SIDE_UNITS, SIDES, UNIT_LETTERS, UNIT_NAMES
 from fof_env.strike_force_one.state import ATTACK_TARGET, PHASES, SELECT_UNIT, StrikeForceOneState
 
@@ -45,15 +46,7 @@ def _unit_ids(names: Any, key: str) -> int:
 
 def state_from_position(game, position: dict[str, Any]) -> StrikeForceOneState:
     """Build a state from ``position``; :class:`PositionError` says what is wrong."""
-    if not isinstance(position, dict):
-        raise PositionError("a position is a dict; see fof_env.strike_force_one.position")
-    unknown = set(position) - _KEYS
-    if unknown:
-        raise PositionError(f"unknown position keys {sorted(unknown)}; allowed: {sorted(_KEYS)}")
-    if position.get("game", game.name) != game.name:
-        raise PositionError(f"position is for game {position['game']!r}, not {game.name!r}")
-    if "options" in position and position["options"] != game.options:
-        raise PositionError(f"position options {position['options']} differ from the game's {game.options}")
+    check_header(game, position, _KEYS, "fof_env.strike_force_one.position")
     sc = game.scenario
     turn = position.get("turn", 1)
     if not isinstance(turn, int) or not 1 <= turn <= sc.turns:

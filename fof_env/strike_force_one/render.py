@@ -22,13 +22,11 @@ font when present. Neither module imports gymnasium.
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import os
-from functools import lru_cache
 
 import numpy as np
 
+from fof_env.core.drawing import font
 from fof_env.strike_force_one.data import SIDES, UNIT_LETTERS, UNIT_NAMES, UNIT_SIDE
 
 _SIDE_CODE = ("s", "u")
@@ -135,27 +133,11 @@ _COLORS = {
 _SS = 2  # supersampling factor (drawn large, then downscaled: cheap antialiasing)
 
 
-@lru_cache(maxsize=8)
-def _font(size: int, bold: bool = False):
-    from PIL import ImageFont
-
-    spec = importlib.util.find_spec("matplotlib")
-    if spec is not None and spec.submodule_search_locations:
-        name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-        path = os.path.join(spec.submodule_search_locations[0], "mpl-data", "fonts", "ttf", name)
-        if os.path.exists(path):
-            return ImageFont.truetype(path, size)
-    try:
-        return ImageFont.load_default(size=size)
-    except TypeError:  # Pillow < 10.1
-        return ImageFont.load_default()
-
-
 def _fit(draw, text: str, space: float, size: int):
     """The largest font (at most ``size``) in which ``text`` fits in ``space`` pixels."""
-    while size > 8 and draw.textlength(text, font=_font(size)) > space:
+    while size > 8 and draw.textlength(text, font=font(size)) > space:
         size -= 1
-    return _font(size)
+    return font(size)
 
 
 def _hex_points(cx: float, cy: float, radius: float) -> list[tuple[float, float]]:
@@ -178,7 +160,7 @@ def render_rgb(state, hex_radius: int = 36) -> np.ndarray:
     height = int(2 * rh * max(grid.odd_rows, grid.even_rows + 0.5)) + 2 * margin + 2 * bar
     image = Image.new("RGB", (width, height), _COLORS["background"])
     draw = ImageDraw.Draw(image)
-    small, label, counter = _font(int(0.27 * R)), _font(int(0.36 * R)), _font(int(0.42 * R), bold=True)
+    small, label, counter = font(int(0.27 * R)), font(int(0.36 * R)), font(int(0.42 * R), bold=True)
 
     def center(h: int) -> tuple[float, float]:
         x, y = grid.center(h, R)
@@ -257,7 +239,7 @@ def render_rgb(state, hex_radius: int = 36) -> np.ndarray:
     for line, y, space in ((lines[0], bar / 2, room[0]), (lines[-1], height - bar / 2, room[1])):
         if len(lines) == 1 and y != bar / 2:
             break
-        font = _fit(draw, line, space, int(0.36 * R))
-        draw.text((margin, y), line, fill=_COLORS["text"], font=font, anchor="lm")
+        fitted = _fit(draw, line, space, int(0.36 * R))
+        draw.text((margin, y), line, fill=_COLORS["text"], font=fitted, anchor="lm")
     image = image.resize((width // _SS, height // _SS), Image.Resampling.LANCZOS)
     return np.asarray(image, dtype=np.uint8).copy()
