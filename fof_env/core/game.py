@@ -44,8 +44,23 @@ class Game:
     max_decisions: int
     options: dict[str, Any]
 
-    def new_initial_state(self, seed: int | None = None) -> State:
+    def initial_position(self) -> dict[str, Any]:
+        """The scenario's starting position in the ruleset's position format."""
         raise NotImplementedError
+
+    def new_initial_state(self, seed: int | None = None) -> State:
+        """The scenario's start with dice seeded by ``seed``.
+
+        Clones a template built once per game from :meth:`initial_position` (the set-up
+        never changes), so a reset costs a clone rather than parsing the position again.
+        """
+        template = getattr(self, "_template", None)
+        if template is None:
+            template = self._template = self.state_from_position(self.initial_position())
+        state = template.clone()
+        state.dice = SeededDice(seed)
+        state._start = {**state._start, "seed": seed}
+        return state
 
     def state_from_position(self, position: dict[str, Any]) -> State:
         raise NotImplementedError

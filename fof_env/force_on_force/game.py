@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from fof_env.core.dice import SeededDice
 from fof_env.core.errors import OptionError
 from fof_env.core.game import Game
 from fof_env.core.tabletop import Table
@@ -180,15 +179,6 @@ class LostAndFoundGame(Game):
     def initial_position(self) -> dict[str, Any]:
         """The scenario before set-up: Taliban deploy, hide, the squad leader joins a team, USMC enter."""
         return {"stage": "setup"}
-
-    def new_initial_state(self, seed: int | None = None) -> ForceOnForceState:
-        """The scenario's set-up with dice seeded by ``seed`` (a clone of a cached template)."""
-        if self._template is None:
-            self._template = self.state_from_position(self.initial_position())
-        state = self._template.clone()
-        state.dice = SeededDice(seed)
-        state._start = {**state._start, "seed": seed}
-        return state
 
     def state_from_position(self, position: dict[str, Any]) -> ForceOnForceState:
         from fof_env.force_on_force.position import state_from_position

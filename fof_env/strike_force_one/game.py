@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from fof_env.core.dice import SeededDice
 from fof_env.core.errors import OptionError
 from fof_env.core.game import Game
 from fof_env.strike_force_one.data import SIDES, Scenario, scenario
@@ -51,19 +50,6 @@ class StrikeForceOneGame(Game):
                 for s in (0, 1)
             },
         }
-
-    def new_initial_state(self, seed: int | None = None) -> StrikeForceOneState:
-        """The scenario's set-up, Soviet to move, dice seeded with ``seed``.
-
-        Clones a template built once per game (the set-up never changes), so a
-        reset costs a clone rather than parsing the position again.
-        """
-        if self._template is None:
-            self._template = self.state_from_position(self.initial_position())
-        state = self._template.clone()
-        state.dice = SeededDice(seed)
-        state._start = {**state._start, "seed": seed}
-        return state
 
     def state_from_position(self, position: dict[str, Any]) -> StrikeForceOneState:
         from fof_env.strike_force_one.position import state_from_position
