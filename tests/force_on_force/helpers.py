@@ -158,3 +158,14 @@ def uid(name: str) -> int:
     from fof_env.force_on_force.state import UNIT_NAMES
 
     return UNIT_NAMES.index(name)
+
+
+def order(state) -> list[str]:
+    """What happened, in order: 'move <unit>' and '<shooter>><target>' entries."""
+    out = []
+    for e in state.events:
+        if isinstance(e, ev.UnitMoved):
+            out.append(f"move {e.unit}")
+        elif isinstance(e, ev.FireResolved):
+            out.append(f"{e.shooter}>{e.target}")
+    return out

@@ -12,7 +12,7 @@ import pytest
 
 from fof_env.force_on_force import events as ev
 
-from .helpers import dice_used, events, figures, fires, make, script, table_with, uid, unit, woods
+from .helpers import dice_used, events, figures, fires, make, order, script, table_with, uid, unit, woods
 
 SEED = "000_294bccfd88f0ebda.txt"
 FULL = "003_b1b2d2a6d4b3bab2.txt"
@@ -34,16 +34,6 @@ def hidden(at):
 
 def plain(at, n=2):
     return unit(at, n, support=[])
-
-
-def order(state) -> list[str]:
-    out = []
-    for e in state.events:
-        if isinstance(e, ev.UnitMoved):
-            out.append(f"move {e.unit}")
-        elif isinstance(e, ev.FireResolved):
-            out.append(f"{e.shooter}>{e.target}")
-    return out
 
 
 # ------------------------------------------------------------------ Hidden units (R27)

@@ -17,7 +17,7 @@ import pytest
 
 from fof_env.force_on_force import events as ev
 
-from .helpers import dice_used, events, fires, make, script, uid, unit
+from .helpers import dice_used, events, fires, make, order, script, uid, unit
 
 SEED = "000_294bccfd88f0ebda.txt"
 FULL = "003_b1b2d2a6d4b3bab2.txt"
@@ -38,17 +38,6 @@ def duel(extra=None, **kw):
     kw.setdefault("initiative", "taliban")
     kw.setdefault("rules", "quick")
     return make(units, **kw)
-
-
-def order(state) -> list[str]:
-    """What happened, in order: 'move <unit>' and '<shooter>><target>' entries."""
-    out = []
-    for e in state.events:
-        if isinstance(e, ev.UnitMoved):
-            out.append(f"move {e.unit}")
-        elif isinstance(e, ev.FireResolved):
-            out.append(f"{e.shooter}>{e.target}")
-    return out
 
 
 def rtests(state) -> dict[str, tuple[int, int, bool]]:
