@@ -42,11 +42,25 @@ class RandomAgent:
 _AGENTS: dict[str, str | Callable[..., Agent]] = {
     "random": RandomAgent,
     "heuristic": "agents.heuristic:make_heuristic",
+    "mcts": "agents.mcts:MCTSAgent",
+    "ppo": "agents.ppo:PPOAgent",
 }
 
+# kind -> the keyword a bare spec argument fills: "mcts:200" is simulations=200,
+# "ppo:runs/x/model.zip" is path="runs/x/model.zip".
+_POSITIONAL: dict[str, str] = {"mcts": "simulations", "ppo": "path"}
 
-def register_agent(kind: str, factory: str | Callable[..., Agent]) -> None:
+
+def register_agent(kind: str, factory: str | Callable[..., Agent], positional: str | None = None) -> None:
+    """Add (or replace) agent ``kind``; ``positional`` names the keyword of a bare spec argument."""
     _AGENTS[kind] = factory
+    if positional is not None:
+        _POSITIONAL[kind] = positional
+
+
+def positional_keyword(kind: str) -> str | None:
+    """The keyword a bare argument in the spec ``"kind:value"`` stands for (None: the kind takes none)."""
+    return _POSITIONAL.get(kind)
 
 
 def agent_kinds() -> list[str]:

@@ -1,1 +1,2 @@
-"""Evaluation: demo, fuzzing and benchmarks."""
+"""Evaluation: matches (:mod:`.match`), tournaments (:mod:`.tournament`), tallies, ratings
+(:mod:`.ratings`), reports (:mod:`.report`), replays (:mod:`.replay`), demo, fuzzing and benchmarks."""

@@ -3,8 +3,12 @@
 Single process and simple; a multi-process tournament builds on these.
 
 Agent specs, for each side: an agent kind known to :func:`agents.make_agent`
-(``"random"``, ``"heuristic"`` ...), optionally with keyword arguments as
-``"kind:key=value,key=value"``, or a factory ``f(game, player, seed) -> Agent``.
+(``"random"``, ``"heuristic"``, ``"mcts"``, ``"ppo"`` ...), optionally with keyword
+arguments as ``"kind:key=value,key=value"``, or with one bare argument as
+``"kind:value"`` for a kind that takes one (:func:`agents.base.positional_keyword`:
+``"mcts:200"`` is ``simulations=200``, ``"ppo:runs/x/model.zip"`` is
+``path="runs/x/model.zip"``); or a factory ``f(game, player, seed) -> Agent``.
+A string spec's display name is the spec itself (:func:`spec_name`).
 
 Seeding: ``play_series(..., seed=s)`` draws every game's dice seed and both
 agents' seeds from ``numpy.random.SeedSequence(s)``, so a series is reproducible
@@ -20,9 +24,10 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent, make_agent
+from agents.base import Agent, make_agent, positional_keyword
 from evaluation.stats import format_rate, wilson_interval
-from fof_env.core.options import parse_assignments
+from fof_env.core.errors import OptionError
+from fof_env.core.options import parse_assignments, parse_value
 from fof_env.core.registry import make_game
 
 AgentSpec = str | Callable[..., Agent]
@@ -38,6 +43,7 @@ class GameResult:
     decisions: int
     seed: int | None
     record: str | None  # ``state.to_json()``: replay with ``State.from_json``
+    vp: tuple[int, int] | None = None  # victory points per side, for games that count them
 
 
 def play_game(
@@ -76,21 +82,65 @@ def play_game(
         decisions=decisions,
         seed=seed,
         record=state.to_json() if record else None,
+        vp=victory_points(state),
     )
 
 
-def _spec_name(spec: AgentSpec) -> str:
+def victory_points(state) -> tuple[int, int] | None:
+    """``(side 0 VP, side 1 VP)`` from ``state.victory_points()``; None for a game without VP."""
+    vp = getattr(state, "victory_points", None)
+    if not callable(vp):
+        return None
+    first, second = vp()
+    return (first, second)
+
+
+def spec_name(spec: AgentSpec) -> str:
+    """The display name of an agent spec: the string itself, or a factory's ``__name__``."""
     if isinstance(spec, str):
         return spec
     return getattr(spec, "__name__", repr(spec))
+
+
+def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``"kind[:args]"`` -> ``(kind, keyword arguments)`` (see the module docstring).
+
+    ``args`` with an ``=`` are ``key=value,key=value``; without one, the whole
+    text after the first ``:`` is the value of the kind's positional keyword (so
+    ``"ppo:C:/models/a,b.zip"`` keeps its colon and comma), read as a number or
+    boolean where it looks like one, except for a ``...path`` keyword (kept as text). Raises
+    :class:`~fof_env.core.errors.OptionError` (a ``ValueError``) for a bare value
+    given to a kind that takes no positional argument, or an empty kind.
+
+    >>> parse_agent_spec("mcts:200")
+    ('mcts', {'simulations': 200})
+    >>> parse_agent_spec("heuristic:temperature=0.5,greedy=true")
+    ('heuristic', {'temperature': 0.5, 'greedy': True})
+    """
+    kind, colon, args = spec.partition(":")
+    kind = kind.strip()
+    if not kind:
+        raise OptionError(f"agent spec {spec!r}: no agent kind before ':'")
+    if not colon or not args.strip():
+        return kind, {}
+    if "=" not in args:
+        keyword = positional_keyword(kind)
+        if keyword is None:
+            raise OptionError(
+                f"agent spec {spec!r}: agent kind {kind!r} takes no bare argument; "
+                f"write {kind}:key=value[,key=value]"
+            )
+        value = args.strip()
+        # a path stays text ("ppo:2024" is a file named 2024); other values are read as numbers/booleans
+        return kind, {keyword: value if keyword.endswith("path") else parse_value(value)}
+    return kind, parse_assignments(args.split(","), f"agent spec {spec!r}")
 
 
 def build_agent(spec: AgentSpec, game, player: int, seed: int | None) -> Agent:
     """An agent from a spec (see the module docstring)."""
     if callable(spec):
         return spec(game, player, seed=seed)
-    kind, _, args = spec.partition(":")
-    kwargs = parse_assignments(args.split(","), f"agent spec {spec!r}") if args else {}
+    kind, kwargs = parse_agent_spec(spec)
     return make_agent(kind, game, player, seed=seed, **kwargs)
 
 
@@ -165,7 +215,7 @@ def play_series(
         game=game_name,
         options=options,
         player_names=tuple(game.player_names),  # type: ignore[arg-type]
-        agents=(_spec_name(agents[0]), _spec_name(agents[1])),
+        agents=(spec_name(agents[0]), spec_name(agents[1])),
     )
     seeds = np.random.SeedSequence(seed).generate_state(3 * games, dtype=np.uint32).reshape(games, 3)
     start = time.perf_counter()

@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
+import importlib
 import os
 import sys
 import textwrap
@@ -299,6 +300,12 @@ def default_kind(game) -> str:
     return "heuristic" if game.name in heuristic_games() else "random"
 
 
+# Modules that add subcommands: each has ``add_parsers(subparsers)``, which gives every
+# parser it adds ``set_defaults(run=f)`` with ``f(args, out) -> exit status``. They must
+# import their heavy dependencies (torch, matplotlib) lazily, inside ``f``.
+PLUGIN_COMMANDS = ("training.commands", "evaluation.commands")
+
+
 def build_parser() -> argparse.ArgumentParser:
     from agents.base import agent_kinds
 
@@ -353,6 +360,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--quiet", action="store_true", help="print only the result (human prompts still show)")
     play.add_argument("--record", metavar="PATH", help="write the game record (JSON, replayable) to PATH")
+    for module in PLUGIN_COMMANDS:
+        importlib.import_module(module).add_parsers(sub)
     return parser
 
 
@@ -495,12 +504,15 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``fof`` console script; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # the command as typed, for records
     out = sys.stdout
     try:
         if args.command == "list":
             return _cmd_list(out)
         if args.command == "play":
             return _cmd_play(args, out)
+        if hasattr(args, "run"):
+            return args.run(args, out)
     except (PositionError, OptionError) as exc:
         print(f"fof: {exc}", file=sys.stderr)
         return 2

@@ -1,0 +1,185 @@
+"""Learned agents: a MaskablePPO policy (sb3-contrib) playing one side of a game.
+
+``make_agent("ppo", game, player)`` loads the model shipped with the package for
+that game and side (``agents/models/<game>-<side>.zip``); ``make_agent("ppo",
+game, player, path="runs/x/model.zip")`` (spec ``"ppo:runs/x/model.zip"``) loads
+any model written by ``fof train``.
+
+Every model has a JSON **card** beside it (``model.json`` next to ``model.zip``),
+written by ``fof train``: game, side(s), options, observation and action layout,
+training steps, wall time, seed, the exact command, the final evaluation and the
+learning curve (:mod:`training.card`). Loading checks the card against the game:
+another game, side, observation version or action count is refused with a clear
+error rather than played badly.
+
+Acting: the agent reads only ``state.observation(player)`` (the player's own view)
+and ``state.legal_mask()``; illegal actions get probability zero, so every action
+is legal. A decision with one legal action is answered without the network.
+``deterministic=True`` (default) plays the most probable action; otherwise it
+samples with the agent's own ``numpy`` generator (seeded), never torch's global
+RNG. A model trained on both sides (``--side both``) sees its side as two extra
+observation entries (:func:`side_features`).
+
+torch and sb3-contrib are imported when a model is loaded, not before.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+MODELS_DIR = Path(__file__).with_name("models")
+CARD_FORMAT = "fof-model-card/1"
+BOTH_SIDES = "both"
+
+
+def shipped_model_path(game_name: str, side: str) -> Path:
+    """Where the package keeps the pretrained model of ``game_name``/``side``."""
+    return MODELS_DIR / f"{game_name}-{side}.zip"
+
+
+def shipped_models() -> list[Path]:
+    """Every model zip shipped in the package."""
+    return sorted(MODELS_DIR.glob("*.zip"))
+
+
+def card_path(model_path: str | Path) -> Path:
+    """The card beside a model: ``x/model.zip`` -> ``x/model.json``."""
+    return Path(model_path).with_suffix(".json")
+
+
+def read_card(model_path: str | Path) -> dict[str, Any]:
+    """The JSON card of a model ({} if the model has none)."""
+    path = card_path(model_path)
+    if not path.exists():
+        return {}
+    with path.open() as f:
+        return json.load(f)
+
+
+def side_features(player: int) -> np.ndarray:
+    """The two entries a both-sides model appends to its observation: one-hot of its player."""
+    flag = np.zeros(2, dtype=np.float32)
+    flag[player] = 1.0
+    return flag
+
+
+@functools.lru_cache(maxsize=16)
+def load_policy(path: str):
+    """The policy network of a MaskablePPO zip, on the CPU, in eval mode (cached per path)."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    torch.set_num_threads(1)
+    model = MaskablePPO.load(path, device="cpu")
+    model.policy.set_training_mode(False)
+    return model.policy
+
+
+def check_card(card: dict[str, Any], game, player: int, source: str) -> bool:
+    """Refuse a model made for another game, side or layout; return True if it plays both sides."""
+    if not card:
+        return False
+    problems = []
+    if card.get("game") != game.name:
+        problems.append(f"it was trained for game {card.get('game')!r}, not {game.name!r}")
+    side = game.player_names[player]
+    if card.get("side") not in (side, BOTH_SIDES):
+        problems.append(f"it plays side {card.get('side')!r}, not {side!r}")
+    version = getattr(game, "observation_version", None)
+    if card.get("observation_version") != version:
+        problems.append(f"observation version {card.get('observation_version')} != the game's {version}")
+    if card.get("num_actions") != game.num_actions:
+        problems.append(f"{card.get('num_actions')} actions != the game's {game.num_actions}")
+    if problems:
+        raise ValueError(f"cannot use model {source} here: " + "; ".join(problems))
+    return card.get("side") == BOTH_SIDES
+
+
+class PolicyAgent:
+    """Plays ``player`` with a MaskablePPO policy object (see the module docstring).
+
+    Args:
+        game: the game.
+        player: the side it plays (index).
+        policy: a ``MaskableActorCriticPolicy``.
+        seed: seed of its own generator (used only when ``deterministic=False``).
+        deterministic: most probable action (True) or a sample.
+        both_sides: append :func:`side_features` to the observation.
+    """
+
+    def __init__(self, game, player: int, policy, seed: int | None = None, *,
+                 deterministic: bool = True, both_sides: bool = False, name: str = "ppo"):
+        self.game = game
+        self.player = player
+        self.policy = policy
+        self.deterministic = deterministic
+        self.both_sides = both_sides
+        self.name = name
+        self.rng = np.random.default_rng(seed)
+        self._side = side_features(player)
+
+    def reseed(self, seed: int | None) -> None:
+        """Restart the agent's own generator (the tournament re-uses one agent across games)."""
+        self.rng = np.random.default_rng(seed)
+
+    def observe(self, state) -> np.ndarray:
+        obs = np.asarray(state.observation(self.player), dtype=np.float32)
+        return np.concatenate([obs, self._side]) if self.both_sides else obs
+
+    def action_probabilities(self, state) -> np.ndarray:
+        """The policy's masked probabilities over the whole action space."""
+        import torch
+
+        mask = state.legal_mask()
+        with torch.no_grad():
+            obs = torch.as_tensor(self.observe(state)[None])
+            dist = self.policy.get_distribution(obs, action_masks=mask[None])
+            return dist.distribution.probs[0].numpy()
+
+    def act(self, state) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        probs = self.action_probabilities(state)
+        if self.deterministic:
+            return int(np.argmax(probs))
+        probs = probs.astype(np.float64)
+        return int(self.rng.choice(len(probs), p=probs / probs.sum()))
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+class PPOAgent(PolicyAgent):
+    """A MaskablePPO model from a zip: ``path`` or, if None, the one shipped for this game and side.
+
+    Attributes: ``path`` (the zip) and ``card`` (its JSON card, {} if none).
+    """
+
+    def __init__(self, game, player: int, seed: int | None = None, path: str | Path | None = None,
+                 deterministic: bool | str = True):
+        side = game.player_names[player]
+        if path is None:
+            path = shipped_model_path(game.name, side)
+            if not path.exists():
+                have = ", ".join(p.stem for p in shipped_models()) or "none"
+                raise ValueError(
+                    f"no pretrained model ships for {game.name} / {side} (shipped: {have}); "
+                    f"train one with `fof train --game {game.name} --side {side}` and use ppo:PATH"
+                )
+        path = Path(path)
+        if not path.exists():
+            raise FileNotFoundError(f"no model file {path}")
+        card = read_card(path)
+        both = check_card(card, game, player, str(path))
+        if isinstance(deterministic, str):
+            deterministic = deterministic.strip().lower() in ("1", "true", "yes")
+        super().__init__(game, player, load_policy(str(path.resolve())), seed,
+                         deterministic=deterministic, both_sides=both, name=f"ppo:{path}")
+        self.path = path
+        self.card = card

@@ -1,0 +1,128 @@
+"""The report's figures as PNG bytes: win-rate matrix, ratings with error bars, PPO training curves.
+
+matplotlib is imported inside each function and used through its object API with
+the Agg canvas (no pyplot, no global backend switch), so importing this module is
+cheap and drawing works without a display.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from evaluation.ratings import Ratings
+from evaluation.tallies import PairingTally
+
+
+def _png(fig) -> bytes:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    FigureCanvasAgg(fig)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=100, bbox_inches="tight", metadata={"Software": None})
+    return buf.getvalue()
+
+
+def _figure(width: float, height: float):
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(width, height))
+
+
+def win_rate_matrix(
+    agents: Sequence[str], tallies: Sequence[PairingTally], player_names: Sequence[str]
+) -> bytes:
+    """Heatmap: rows = the agent on side 0, columns = the agent on side 1, colour and text =
+    side 0's win rate (draws shown as a count); pairings not played are blank."""
+    import numpy as np
+
+    k = len(agents)
+    rates = np.full((k, k), np.nan)
+    text = [["" for _ in agents] for _ in agents]
+    index = {a: i for i, a in enumerate(agents)}
+    for t in tallies:
+        i, j = index[t.agents[0]], index[t.agents[1]]
+        side = t.side(0)
+        lo, hi = side.win_interval
+        rates[i, j] = side.win_rate
+        text[i][j] = f"{100 * side.win_rate:.0f}%\n[{100 * lo:.0f}, {100 * hi:.0f}]"
+        if t.draws:
+            text[i][j] += f"\n{t.draws} draws"
+    size = 1.4 + 1.3 * k
+    fig = _figure(size + 1.5, size)
+    ax = fig.add_subplot()
+    image = ax.imshow(np.ma.masked_invalid(rates), cmap="RdYlBu", vmin=0.0, vmax=1.0)
+    ax.set_facecolor("#dddddd")
+    ax.set_xticks(range(k), agents, rotation=30, ha="right")
+    ax.set_yticks(range(k), agents)
+    ax.set_xlabel(f"side 1: {player_names[1]}")
+    ax.set_ylabel(f"side 0: {player_names[0]}")
+    ax.set_title(f"{player_names[0]} (side 0) win rate, 95% interval")
+    for i in range(k):
+        for j in range(k):
+            if text[i][j]:
+                dark = not math.isnan(rates[i, j]) and (rates[i, j] < 0.2 or rates[i, j] > 0.8)
+                ax.text(
+                    j, i, text[i][j], ha="center", va="center", fontsize=8, color="white" if dark else "black"
+                )
+    fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04, label=f"{player_names[0]} win rate")
+    return _png(fig)
+
+
+def ratings_chart(ratings: Ratings) -> bytes:
+    """Horizontal bars: each agent's rating (Elo) with its 95 % interval, best on top."""
+    rows = list(reversed(ratings.ratings))
+    fig = _figure(7.0, 1.2 + 0.45 * len(rows))
+    ax = fig.add_subplot()
+    ys = range(len(rows))
+    ax.errorbar([r.elo for r in rows], ys, xerr=[r.interval for r in rows], fmt="o", capsize=4)
+    ax.set_yticks(list(ys), [r.agent for r in rows])
+    ax.axvline(0.0, color="grey", lw=0.8, ls=":")
+    anchor = f"{ratings.anchor} = 0" if ratings.anchor else "mean = 0"
+    ax.set_xlabel(f"rating (Elo, {anchor}; bars: 95% interval)")
+    ax.set_title(
+        f"Bradley-Terry ratings; side advantage {ratings.side_advantage:+.0f} "
+        f"+/- {1.96 * ratings.side_advantage_se:.0f} Elo"
+    )
+    ax.grid(axis="x", alpha=0.3)
+    return _png(fig)
+
+
+def curve_points(curve: Sequence[dict[str, Any]], side: str | None = None) -> list[dict[str, Any]]:
+    """The points of a card's curve for ``side``: those marked with that ``"side"`` (a model trained
+    on both sides has one point per side per evaluation), or all when none is marked so."""
+    mine = [p for p in curve if side is not None and p.get("side") == side]
+    return mine or [p for p in curve if p.get("side") in (None, side)] or list(curve)
+
+
+def training_curve(curve: Sequence[dict[str, Any]], title: str, side: str | None = None) -> bytes:
+    """A PPO model's learning curve from its card: win rate (with its interval) against timesteps.
+
+    ``curve`` points have ``timesteps``, ``win_rate`` and optionally ``low``/``high``
+    (the interval), ``games``, ``opponent`` and ``side`` (see :func:`curve_points`).
+    """
+    points = sorted(curve_points(curve, side), key=lambda p: float(p["timesteps"]))
+    xs = [float(p["timesteps"]) for p in points]
+    ys = [float(p["win_rate"]) for p in points]
+    opponents = {p.get("opponent") for p in points} - {None}
+    against = f" vs {opponents.pop()}" if len(opponents) == 1 else ""
+    fig = _figure(7.0, 3.6)
+    ax = fig.add_subplot()
+    if all("low" in p and "high" in p for p in points):
+        ax.fill_between(
+            xs,
+            [float(p["low"]) for p in points],
+            [float(p["high"]) for p in points],
+            alpha=0.25,
+            label="95% interval",
+        )
+    ax.plot(xs, ys, "o-", label=f"win rate{against}")
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_xlabel("timesteps")
+    ax.set_ylabel("win rate")
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    ax.legend(loc="best", fontsize=8)
+    return _png(fig)

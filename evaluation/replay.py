@@ -1,0 +1,215 @@
+"""Re-simulate a game record (``fof-record/1``, from ``state.to_json()``) and check it.
+
+A record holds the game, its options, the start position (with the dice seed),
+the actions as canonical strings, the dice rolled and the final dice state
+(:meth:`fof_env.core.game.State.to_json`). :func:`replay` rebuilds the game with
+the record's options, starts from ``game.new_initial_state(seed)`` (or, for a
+record that starts elsewhere, from its start position with its seed), applies the
+recorded actions one by one through the validating ``state.apply``, and optionally
+narrates the game (the text map at the start, every ``every`` decisions and at the
+end; each action and the events it caused, as ``fof play`` prints them) and calls
+``on_frame(state, decision)`` at the same points (for PNG/GIF frames).
+
+Verification: the re-simulated final state must equal the recorded one exactly:
+its own record (``to_json``: options, start, actions, every die rolled, the final
+dice state) must equal the given one, and its :meth:`fingerprint` must equal that
+of ``State.from_json(record)`` (the state rebuilt from the record's rolls). A
+record without a dice seed (a game played with unseeded dice) cannot be
+re-simulated from a seed: it is replayed with its recorded rolls instead, and the
+result says so.
+
+An action that is not legal where the record has it, a record that runs out of
+rolls, or a malformed record raises :class:`ReplayError` (a ``ValueError``) with
+the action's number, text, the decision and the legal actions.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from fof_env.core.dice import ScriptedDice, dice_from_json
+from fof_env.core.errors import IllegalActionError, OptionError, PositionError
+from fof_env.core.game import RECORD_FORMAT, State
+from fof_env.core.registry import make_game
+
+
+class ReplayError(ValueError):
+    """A record that cannot be replayed (illegal action, malformed, out of dice rolls)."""
+
+
+@dataclass
+class ReplayResult:
+    """What :func:`replay` found."""
+
+    state: State  # the re-simulated final state
+    decisions: int
+    seeded: bool  # re-simulated from the dice seed (False: from the recorded rolls)
+    problems: list[str] = field(default_factory=list)  # empty: the final state equals the record's
+
+    @property
+    def verified(self) -> bool:
+        return not self.problems
+
+    def result_line(self) -> str:
+        """``"Result: soviet wins; score {...}; 83 decisions"`` (or the game still running)."""
+        state = self.state
+        names = state.game.player_names
+        if not state.is_terminal:
+            outcome = "game not finished (the record stops before the end)"
+        else:
+            outcome = "draw" if state.winner is None else f"{names[state.winner]} wins"
+        return f"Result: {outcome}; score {getattr(state, 'score', None)}; {self.decisions} decisions"
+
+
+def load_record(source: str | Path | dict[str, Any]) -> dict[str, Any]:
+    """A record as a dict, from a dict, a JSON string or a file path; :class:`ReplayError` if not one."""
+    if isinstance(source, dict):
+        data = source
+    else:
+        text = str(source)
+        if isinstance(source, Path) or not text.lstrip().startswith("{"):
+            try:
+                text = Path(source).read_text(encoding="utf-8")
+            except OSError as exc:
+                raise ReplayError(f"cannot read record {source}: {exc}") from exc
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ReplayError(f"not a JSON game record: {exc}") from exc
+    if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
+        got = data.get("format") if isinstance(data, dict) else type(data).__name__
+        raise ReplayError(f"not a game record (format {got!r}, want {RECORD_FORMAT!r})")
+    missing = [k for k in ("game", "start", "actions", "rolls", "dice") if k not in data]
+    if missing:
+        raise ReplayError(f"malformed game record: missing {', '.join(missing)}")
+    return data
+
+
+def _initial_state(data: dict[str, Any]) -> tuple[State, bool]:
+    """The record's start, dice seeded from its seed (or scripted from its rolls when it has none)."""
+    try:
+        game = make_game(data["game"], **data.get("options", {}))
+    except (OptionError, TypeError) as exc:
+        raise ReplayError(f"cannot build the record's game: {exc}") from exc
+    start = data["start"]
+    seed = start.get("seed") if isinstance(start, dict) else None
+    try:
+        state = game.new_initial_state(seed)
+        if json.loads(state.to_json())["start"] != start:  # the record starts from another position
+            state = game.state_from_position(start)
+    except (PositionError, KeyError, TypeError, ValueError) as exc:
+        raise ReplayError(f"cannot set up the record's start position: {exc}") from exc
+    if seed is None:
+        state.dice = ScriptedDice(list(data["rolls"]))
+    return state, seed is not None
+
+
+def verify(state: State, data: dict[str, Any], *, seeded: bool = True) -> list[str]:
+    """What differs between the re-simulated ``state`` and the record ``data`` (empty: nothing)."""
+    problems = []
+    mine = json.loads(state.to_json())
+    what = {
+        "game": "the game",
+        "options": "the game options",
+        "start": "the start position",
+        "actions": "the actions",
+        "rolls": "the dice rolled",
+        "dice": "the final dice state",
+    }
+    for key, words in what.items():
+        if key == "dice" and not seeded:
+            continue
+        if mine.get(key) != data.get(key):
+            problems.append(f"{words}: not as recorded")
+    try:
+        recorded = State.from_json(data)
+    except PositionError as exc:
+        problems.append(f"the record's own final state cannot be rebuilt: {exc}")
+    else:
+        if state.fingerprint() != recorded.fingerprint():
+            problems.append("the final position (fingerprint) differs from the recorded final state")
+    return problems
+
+
+def replay(
+    source: str | Path | dict[str, Any],
+    *,
+    every: int = 0,
+    out: TextIO | None = None,
+    on_frame: Callable[[State, int], None] | None = None,
+) -> ReplayResult:
+    """Re-simulate the record ``source`` (dict, JSON text or path) and verify it (module docstring).
+
+    Args:
+        every: also show the map / take a frame after every ``every`` decisions (0: only
+            at the start and the end).
+        out: narrate to this stream (None: silent).
+        on_frame: called with (state, decisions so far) at the start, every ``every``
+            decisions and at the end.
+    """
+    from fof_env.cli import describe_event
+
+    data = load_record(source)
+    state, seeded = _initial_state(data)
+    names = state.game.player_names
+
+    def say(text: str) -> None:
+        if out is not None:
+            print(text, file=out)
+
+    def show(decisions: int, label: str) -> None:
+        if out is not None:
+            say(label)
+            say(str(state))
+        if on_frame is not None:
+            on_frame(state, decisions)
+
+    shown = 0
+
+    def narrate() -> None:
+        nonlocal shown
+        for event in state.events[shown:]:
+            line = describe_event(event)
+            if line is not None:
+                say(line)
+        shown = len(state.events)
+
+    say(
+        f"Replay of {data['game']} {state.game.options}, dice seed {data['start'].get('seed')}, "
+        f"{len(data['actions'])} decisions"
+        + ("" if seeded else " (no dice seed: re-simulated with the recorded rolls)")
+    )
+    show(0, "--- start ---")
+    narrate()
+    actions = data["actions"]
+    if not isinstance(actions, list):
+        raise ReplayError("malformed game record: 'actions' is not a list")
+    for i, text in enumerate(actions):
+        if state.is_terminal:
+            raise ReplayError(f"record action {i} ({text!r}): the game was already over")
+        player, kind = state.current_player, state.decision.kind
+        try:
+            state.apply(text)
+        except IllegalActionError as exc:
+            raise ReplayError(
+                f"record action {i} ({text!r}, {names[player]} {kind}) is not legal here: {exc}"
+            ) from exc
+        except RuntimeError as exc:  # scripted dice ran out
+            raise ReplayError(f"record action {i} ({text!r}) cannot be replayed: {exc}") from exc
+        say(f"  {i + 1:4d} [{names[player]}] {kind}: {text}")
+        narrate()
+        if every and (i + 1) % every == 0 and i + 1 < len(actions):
+            show(i + 1, f"--- after decision {i + 1} ---")
+    decisions = len(actions)
+    if not seeded:  # the final dice state is taken from the record
+        state.dice = dice_from_json(data["dice"])
+    show(decisions, "--- final ---")
+    result = ReplayResult(
+        state=state, decisions=decisions, seeded=seeded, problems=verify(state, data, seeded=seeded)
+    )
+    say(result.result_line())
+    return result

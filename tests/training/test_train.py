@@ -1,0 +1,102 @@
+"""`fof train`: a tiny run writes a loadable model that plays only legal actions, a card
+that records the run, and checkpoints that resume after an interruption."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+from agents.base import make_agent  # noqa: E402
+from evaluation.match import play_game  # noqa: E402
+from fof_env import cli  # noqa: E402
+from fof_env.core.registry import make_game  # noqa: E402
+from training import callbacks  # noqa: E402
+from training.train import TrainConfig, train  # noqa: E402
+
+TINY = ["--n-steps", "256", "--batch-size", "128", "--n-epochs", "2", "--net-arch", "32",
+        "--eval-every", "512", "--eval-games", "4", "--final-eval-games", "6", "--checkpoint-every", "512",
+        "--torch-threads", "1", "--no-progress"]
+
+
+def test_tiny_run_writes_a_model_that_plays_legally(tmp_path, capsys):
+    run = tmp_path / "sfo"
+    argv = ["train", "--game", "strike_force_one", "--side", "soviet", "--steps", "1024", "--envs", "2",
+            "--opponent", "heuristic", "random", "--imitate", "heuristic", "--imitation-games", "10",
+            "--imitation-epochs", "1", "--out", str(run), *TINY]
+    assert cli.main(argv) == 0
+    assert "final: soviet vs heuristic" in capsys.readouterr().out
+    card = json.loads((run / "model.json").read_text())
+    assert card["game"] == "strike_force_one" and card["side"] == "soviet"
+    assert card["command"] == "fof " + " ".join(argv)
+    assert card["timesteps"] >= 1024 and card["wall_seconds"] > 0
+    assert card["num_actions"] == 80 and card["observation_version"] == 1
+    final = card["final_evaluation"][0]
+    assert final["games"] == 6 and final["wins"] + final["draws"] + final["losses"] == 6
+    assert [p["timesteps"] for p in card["curve"]][:1] == [0]  # the curve starts before PPO
+    assert card["imitation"]["decisions"] > 0
+    assert (run / "tb").is_dir() and list((run / "checkpoints").glob("ckpt_*.zip"))
+    assert (run / "model.zip").stat().st_size < 5_000_000
+
+    game = make_game("strike_force_one")
+    for seed in range(3):
+        agents = [make_agent("ppo", game, "soviet", seed=seed, path=str(run / "model.zip")),
+                  make_agent("random", game, "us", seed=seed)]
+        result = play_game(game, agents, seed)  # state.apply refuses any illegal action
+        assert result.decisions > 0
+
+
+def test_resume_continues_from_the_last_checkpoint(tmp_path, monkeypatch):
+    run = tmp_path / "laf"
+    config = TrainConfig(game="lost_and_found", side="taliban", out=str(run), steps=1536, envs=1,
+                         opponents=["random"], n_steps=256, batch_size=128, n_epochs=1, net_arch=[32],
+                         eval_every=512, eval_games=2, final_eval_games=2, checkpoint_every=512,
+                         torch_threads=1)
+    original = callbacks.Checkpointer.save
+    calls = []
+
+    def save_then_interrupt(self):
+        path = original(self)
+        calls.append(path)
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+        return path
+
+    monkeypatch.setattr(callbacks.Checkpointer, "save", save_then_interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        train(config, "fof train (first)", progress=False, log=lambda _t: None)
+    progress = json.loads((run / "progress.json").read_text())
+    assert 512 <= progress["timesteps"] < 1536
+    assert not (run / "model.zip").exists()
+    with pytest.raises(FileExistsError, match="--resume"):
+        train(config, "fof train (again)", progress=False, log=lambda _t: None)
+
+    lines = []
+    train(TrainConfig(game="", side="", out=str(run)), "fof train --resume", resume=True,
+          progress=False, log=lines.append)
+    assert any("resuming" in line for line in lines)
+    card = json.loads((run / "model.json").read_text())
+    assert card["timesteps"] >= 1536
+    assert card["command"] == "fof train (first)" and card["resume_commands"] == ["fof train --resume"]
+    steps = [p["timesteps"] for p in card["curve"]]
+    assert steps == sorted(steps) and steps[0] == 0 and steps[-1] >= 1024
+
+
+def test_bad_configurations_are_refused_before_training(tmp_path):
+    with pytest.raises(ValueError, match="needs --side both"):
+        TrainConfig(game="strike_force_one", side="soviet", out=str(tmp_path), opponents=["self"]).validate()
+    with pytest.raises(ValueError, match="unknown agent kind"):
+        TrainConfig(game="strike_force_one", side="soviet", out=str(tmp_path), opponents=["nobody"]).validate()
+    with pytest.raises(ValueError, match="weights"):
+        TrainConfig(game="strike_force_one", side="soviet", out=str(tmp_path), opponents=["random"],
+                    opponent_weights=[1, 2]).validate()
+    assert not any(tmp_path.iterdir())
+
+
+def test_cli_train_reports_errors_without_a_traceback(tmp_path, capsys):
+    code = cli.main(["train", "--game", "strike_force_one", "--side", "soviet", "--opponent", "self",
+                     "--out", str(tmp_path / "x"), "--no-progress"])
+    assert code == 2
+    assert "needs --side both" in capsys.readouterr().err

@@ -1,0 +1,141 @@
+"""Training callbacks: masked evaluation against a fixed opponent, and checkpoints.
+
+sb3's plain ``EvalCallback`` ignores action masks (a masked policy evaluated
+without its mask plays illegal moves), so evaluation here plays whole games
+through the engine with :class:`agents.ppo.PolicyAgent`, which always passes the
+mask: :func:`evaluate_policy` and :class:`MaskedEvalCallback`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from stable_baselines3.common.callbacks import BaseCallback
+
+from agents.ppo import BOTH_SIDES, PolicyAgent
+from evaluation.match import build_agent, play_game
+from evaluation.stats import wilson_interval
+from training.opponents import checkpoints
+
+
+def sides_of(game, side: str) -> list[int]:
+    """The players a model trained for ``side`` (a side name or ``"both"``) plays."""
+    return [0, 1] if side == BOTH_SIDES else [game.player_index(side)]
+
+
+def evaluate_policy(game, side: str, policy, opponent: str, games: int, seed: int) -> list[dict[str, Any]]:
+    """Play ``games`` games per side of the policy (most probable action) against ``opponent``.
+
+    Game ``i`` uses dice seed ``seed_i`` from ``SeedSequence(seed)``, the same for
+    every call with the same ``seed`` (common random numbers along a learning
+    curve). Returns one dict per side played: side, opponent, games, wins, draws,
+    losses, win_rate, low/high (Wilson 95 % of the win rate).
+    """
+    was_training = policy.training
+    policy.set_training_mode(False)
+    seeds = np.random.SeedSequence(seed).generate_state(games, dtype=np.uint32)
+    out = []
+    for player in sides_of(game, side):
+        tally = [0, 0, 0]  # wins, draws, losses
+        for g in range(games):
+            learner = PolicyAgent(game, player, policy, both_sides=side == BOTH_SIDES)
+            other = build_agent(opponent, game, 1 - player, int(seeds[g]) + 1)
+            agents = [learner, other] if player == 0 else [other, learner]
+            winner = play_game(game, agents, int(seeds[g]), record=False).winner
+            tally[0 if winner == player else 1 if winner is None else 2] += 1
+        low, high = wilson_interval(tally[0], games)
+        out.append({
+            "side": game.player_names[player], "opponent": opponent, "games": games,
+            "wins": tally[0], "draws": tally[1], "losses": tally[2],
+            "win_rate": round(tally[0] / games, 4), "low": round(low, 4), "high": round(high, 4),
+        })
+    policy.set_training_mode(was_training)
+    return out
+
+
+class MaskedEvalCallback(BaseCallback):
+    """Every ``every`` steps, :func:`evaluate_policy` against ``opponent``; log and keep the curve.
+
+    ``curve`` collects the points (each with ``timesteps`` and ``wall_seconds``);
+    ``on_point(curve)`` is called after each. TensorBoard gets ``eval/win_rate``
+    (``eval/win_rate_<side>`` when training both sides).
+    """
+
+    def __init__(self, game, side: str, opponent: str, games: int, every: int, seed: int,
+                 curve: list[dict[str, Any]], clock: Callable[[], float],
+                 on_point: Callable[[list[dict[str, Any]]], None] | None = None):
+        super().__init__()
+        self.game, self.side, self.opponent = game, side, opponent
+        self.games, self.every, self.seed = games, every, seed
+        self.curve, self.clock, self.on_point = curve, clock, on_point
+        last = curve[-1]["timesteps"] if curve else 0
+        self._next = (last // every + 1) * every
+
+    def _on_step(self) -> bool:
+        if self.num_timesteps >= self._next:
+            self._next = (self.num_timesteps // self.every + 1) * self.every
+            self.evaluate()
+        return True
+
+    def evaluate(self, model=None) -> list[dict[str, Any]]:
+        """Evaluate ``model`` (default: the model being trained) now; add the points to the curve."""
+        own = getattr(self, "model", None)
+        model = model or own
+        points = evaluate_policy(self.game, self.side, model.policy, self.opponent, self.games, self.seed)
+        for point in points:
+            point.update(timesteps=int(model.num_timesteps), wall_seconds=round(self.clock(), 1))
+            if model is own:
+                suffix = f"_{point['side']}" if self.side == BOTH_SIDES else ""
+                self.logger.record(f"eval/win_rate{suffix}", point["win_rate"])
+                self.logger.record(f"eval/loss_rate{suffix}", point["losses"] / point["games"])
+        self.curve.extend(points)
+        if self.on_point is not None:
+            self.on_point(self.curve)
+        return points
+
+
+class Checkpointer(BaseCallback):
+    """Every ``every`` steps save ``ckpt_<steps>.zip`` (model with optimizer state) in ``folder``,
+    keep the latest ``keep``, and call ``on_save(path)``."""
+
+    def __init__(self, folder: Path, every: int, keep: int, on_save: Callable[[Path], None]):
+        super().__init__()
+        self.folder, self.every, self.keep, self.on_save = folder, every, keep, on_save
+        self._next = every
+
+    def _init_callback(self) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self._next = (self.model.num_timesteps // self.every + 1) * self.every
+
+    def _on_step(self) -> bool:
+        if self.num_timesteps >= self._next:
+            self._next = (self.num_timesteps // self.every + 1) * self.every
+            self.save()
+        return True
+
+    def save(self) -> Path:
+        path = save_checkpoint(self.model, self.folder, self.keep)
+        self.on_save(path)
+        return path
+
+
+def save_checkpoint(model, folder: Path, keep: int) -> Path:
+    """Save ``model`` as ``folder/ckpt_<steps>.zip`` and delete all but the latest ``keep``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"ckpt_{model.num_timesteps}.zip"
+    tmp = folder / f"tmp_{model.num_timesteps}.zip"
+    model.save(tmp)
+    tmp.replace(path)  # a checkpoint is never half-written
+    for old in checkpoints(folder)[:-keep]:
+        old.unlink(missing_ok=True)
+    return path
+
+
+def stopwatch(offset: float = 0.0) -> Callable[[], float]:
+    """A clock reading ``offset`` plus the seconds since it was made."""
+    start = time.perf_counter()
+    return lambda: offset + time.perf_counter() - start

@@ -1,0 +1,106 @@
+"""``fof train`` (added to the ``fof`` parser by :mod:`fof_env.cli`)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TextIO
+
+from training.train import TrainConfig
+
+_DEFAULTS = TrainConfig(game="", side="", out="")
+
+EPILOG = """\
+Examples:
+  fof train --game strike_force_one --side soviet --steps 300000 --out runs/sfo-soviet
+  fof train --game lost_and_found --side taliban --imitate heuristic --opponent heuristic random \\
+      --opponent-weights 0.8 0.2 --out runs/laf-taliban
+  fof train --game strike_force_one --side both --opponent self heuristic --out runs/sfo-selfplay
+  fof train --resume runs/sfo-soviet        # continue after an interruption
+
+The run folder holds config.json, progress.json, checkpoints/, tb/ (TensorBoard),
+and at the end model.zip with its card model.json (play it: --agents ppo:RUN/model.zip).
+"""
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    """Add ``train`` to the ``fof`` parser."""
+    d = _DEFAULTS
+    p = sub.add_parser(
+        "train", help="train a MaskablePPO agent for one side (or both) of a game",
+        description="Train a MaskablePPO policy (sb3-contrib) against an opponent pool, with masked "
+        "evaluation, checkpoints, TensorBoard logs and a model card.",
+        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG,
+    )
+    p.add_argument("--game", help="the game (fof list)")
+    p.add_argument("--side", help="the side to learn, or 'both' (one policy for both sides)")
+    p.add_argument("--out", help="the run folder (default runs/<game>-<side>)")
+    p.add_argument("--resume", metavar="RUN", help="continue the run in RUN from its latest checkpoint "
+                   "(its own config; other training options are not allowed)")
+    p.add_argument("--steps", type=int, default=d.steps, help=f"total learner steps (default {d.steps})")
+    p.add_argument("--opponent", nargs="+", default=d.opponents, metavar="SPEC",
+                   help="opponent pool, drawn per episode: random, heuristic, mcts:N, ppo:PATH, "
+                   "self (snapshots; needs --side both) (default heuristic)")
+    p.add_argument("--opponent-weights", nargs="+", type=float, metavar="W",
+                   help="sampling weights of the pool (default equal)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option (repeatable)")
+    p.add_argument("--envs", type=int, default=d.envs, help=f"parallel envs (SubprocVecEnv if > 1; default {d.envs})")
+    p.add_argument("--seed", type=int, default=d.seed)
+    p.add_argument("--reward", choices=("win", "shaped"), default=d.reward)
+    p.add_argument("--net-arch", type=int, nargs="+", default=d.net_arch, metavar="UNITS",
+                   help=f"hidden layers of the policy and value nets (default {d.net_arch})")
+    p.add_argument("--learning-rate", type=float, default=d.learning_rate)
+    p.add_argument("--n-steps", type=int, default=d.n_steps, help="rollout length per env")
+    p.add_argument("--batch-size", type=int, default=d.batch_size)
+    p.add_argument("--n-epochs", type=int, default=d.n_epochs)
+    p.add_argument("--gamma", type=float, default=d.gamma)
+    p.add_argument("--ent-coef", type=float, default=d.ent_coef)
+    p.add_argument("--clip-range", type=float, default=d.clip_range)
+    p.add_argument("--imitate", metavar="SPEC", help="warm start by behaviour cloning this agent (e.g. heuristic)")
+    p.add_argument("--imitation-games", type=int, default=d.imitation_games)
+    p.add_argument("--imitation-epochs", type=int, default=d.imitation_epochs)
+    p.add_argument("--eval-opponent", default=d.eval_opponent, help="opponent of the masked evaluation")
+    p.add_argument("--eval-every", type=int, default=d.eval_every)
+    p.add_argument("--eval-games", type=int, default=d.eval_games, help="games per evaluation point")
+    p.add_argument("--final-eval-games", type=int, default=d.final_eval_games)
+    p.add_argument("--checkpoint-every", type=int, default=d.checkpoint_every)
+    p.add_argument("--torch-threads", type=int, default=d.torch_threads)
+    p.add_argument("--no-progress", action="store_true", help="no progress bars")
+    p.set_defaults(run=run_train, parser=p)
+
+
+def run_train(args: argparse.Namespace, out: TextIO) -> int:
+    from fof_env.core.options import parse_assignments
+    from training.train import command_line, train
+
+    def log(text: str) -> None:
+        print(text, file=out, flush=True)
+
+    if args.resume:
+        given = [a for a in ("game", "side", "out") if getattr(args, a)]
+        if given:
+            args.parser.error(f"--resume takes the run's own config; drop --{', --'.join(given)}")
+        config = TrainConfig(game="", side="", out=args.resume)
+    else:
+        if not args.game or not args.side:
+            args.parser.error("--game and --side are required (or --resume RUN)")
+        config = TrainConfig(
+            game=args.game, side=args.side, out=args.out or f"runs/{args.game}-{args.side}",
+            options=parse_assignments(args.option, "--option") if args.option else {},
+            steps=args.steps, opponents=args.opponent, opponent_weights=args.opponent_weights,
+            envs=args.envs, seed=args.seed, reward=args.reward, net_arch=args.net_arch,
+            learning_rate=args.learning_rate, n_steps=args.n_steps, batch_size=args.batch_size,
+            n_epochs=args.n_epochs, gamma=args.gamma, ent_coef=args.ent_coef, clip_range=args.clip_range,
+            imitate=args.imitate, imitation_games=args.imitation_games,
+            imitation_epochs=args.imitation_epochs, eval_opponent=args.eval_opponent,
+            eval_every=args.eval_every, eval_games=args.eval_games, final_eval_games=args.final_eval_games,
+            checkpoint_every=args.checkpoint_every, torch_threads=args.torch_threads,
+        )
+    try:
+        train(config, command_line(args.argv), resume=bool(args.resume), progress=not args.no_progress, log=log)
+    except (ValueError, FileExistsError, FileNotFoundError) as exc:
+        print(f"fof train: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return 0

@@ -1,0 +1,151 @@
+"""Imitation warm start: behaviour cloning of a teacher agent before PPO.
+
+``fof train --imitate heuristic`` first plays ``--imitation-games`` episodes in the
+training env with the teacher choosing the learner's actions (the opponents come
+from the same pool as in training), records ``(observation, mask, action,
+return-to-go)`` at every learner decision, then fits the fresh policy to them:
+masked cross-entropy on the teacher's action plus the value head regressed on the
+discounted return (so PPO does not start from a random critic). PPO then improves
+on the teacher instead of rediscovering the game from random play (the
+"kickstarting" idea; the policy is the project's own, trained by ``fof train``).
+
+The teacher acts on the state, but the project's bots never read hidden
+information (tests in ``tests/agents``), so its choices hold nothing the learner
+could not know.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+
+@dataclass
+class Demonstrations:
+    """Teacher decisions in the learner's env: arrays with one row per learner decision."""
+
+    observations: np.ndarray  # float32 (n, obs)
+    masks: np.ndarray  # bool (n, actions)
+    actions: np.ndarray  # int64 (n,)
+    returns: np.ndarray  # float32 (n,): discounted return-to-go
+    episodes: int
+    teacher_win_rate: float
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+
+def _teacher_for(env, teacher: str, seed: int):
+    """The teacher agent for the side ``env`` is playing this episode."""
+    from evaluation.match import build_agent
+
+    inner = env.envs[env.player] if hasattr(env, "envs") else env
+    return inner, build_agent(teacher, inner.game, inner.player, seed)
+
+
+def collect(env, teacher: str, episodes: int, seed: int, gamma: float, progress: bool = False) -> Demonstrations:
+    """Play ``episodes`` episodes of ``env`` with ``teacher`` choosing the learner's actions."""
+    obs_rows, mask_rows, actions, returns = [], [], [], []
+    wins = 0.0
+    bar = _bar(episodes, "imitation games", progress)
+    for episode in range(episodes):
+        obs, _ = env.reset(seed=seed + episode)
+        inner, agent = _teacher_for(env, teacher, seed + episode)
+        rewards = []
+        done = False
+        while not done:
+            action = agent.act(inner.game_state)
+            obs_rows.append(obs)
+            mask_rows.append(env.action_masks())
+            actions.append(action)
+            obs, reward, terminated, truncated, info = env.step(action)
+            rewards.append(reward)
+            done = terminated or truncated
+        winner = info.get("winner")
+        wins += 1.0 if winner == inner.side else 0.5 if winner is None else 0.0
+        g = 0.0
+        tail = []
+        for r in reversed(rewards):
+            g = r + gamma * g
+            tail.append(g)
+        returns.extend(reversed(tail))
+        bar.update(1)
+    bar.close()
+    return Demonstrations(
+        observations=np.asarray(obs_rows, dtype=np.float32),
+        masks=np.asarray(mask_rows, dtype=bool),
+        actions=np.asarray(actions, dtype=np.int64),
+        returns=np.asarray(returns, dtype=np.float32),
+        episodes=episodes,
+        teacher_win_rate=wins / max(1, episodes),
+    )
+
+
+def behaviour_clone(policy, data: Demonstrations, epochs: int, batch_size: int = 256, seed: int = 0,
+                    value_coef: float = 0.5, progress: bool = False) -> dict[str, Any]:
+    """Fit ``policy`` (a MaskableActorCriticPolicy) to ``data``; returns held-out statistics.
+
+    10 % of the decisions are held out; the result reports the policy's agreement
+    with the teacher on them (``accuracy``: the most probable action equals the
+    teacher's) and the final losses.
+    """
+    import torch
+
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(len(data))
+    held = max(1, len(order) // 10)
+    test_idx, train_idx = order[:held], order[held:]
+
+    def tensors(idx):
+        return (torch.as_tensor(data.observations[idx]), torch.as_tensor(data.actions[idx]),
+                torch.as_tensor(data.masks[idx]), torch.as_tensor(data.returns[idx]))
+
+    policy.set_training_mode(True)
+    bar = _bar(epochs * math.ceil(len(train_idx) / batch_size), "imitation updates", progress)
+    for _ in range(epochs):
+        rng.shuffle(train_idx)
+        for start in range(0, len(train_idx), batch_size):
+            obs, act, mask, ret = tensors(train_idx[start:start + batch_size])
+            values, log_prob, _ = policy.evaluate_actions(obs, act, action_masks=mask)
+            loss = -log_prob.mean() + value_coef * torch.nn.functional.mse_loss(values.flatten(), ret)
+            policy.optimizer.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
+            policy.optimizer.step()
+            bar.update(1)
+    bar.close()
+    policy.set_training_mode(False)
+    with torch.no_grad():
+        obs, act, mask, ret = tensors(test_idx)
+        values, log_prob, _ = policy.evaluate_actions(obs, act, action_masks=mask)
+        dist = policy.get_distribution(obs, action_masks=mask.numpy())
+        chosen = dist.distribution.probs.argmax(dim=1)
+        return {
+            "decisions": len(data),
+            "episodes": data.episodes,
+            "teacher_win_rate": round(data.teacher_win_rate, 4),
+            "epochs": epochs,
+            "held_out": int(held),
+            "accuracy": round(float((chosen == act).float().mean()), 4),
+            "nll": round(float(-log_prob.mean()), 4),
+            "value_mse": round(float(torch.nn.functional.mse_loss(values.flatten(), ret)), 4),
+        }
+
+
+class _NoBar:
+    def update(self, n: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _bar(total: int, desc: str, progress: bool):
+    if not progress:
+        return _NoBar()
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=desc, unit="", leave=False)

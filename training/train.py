@@ -1,0 +1,294 @@
+"""MaskablePPO training for any registered game and side: :func:`train` (``fof train``).
+
+A run lives in one folder (``--out``)::
+
+    config.json          the TrainConfig and the exact command (and every --resume command)
+    progress.json        steps, wall time, learning curve; rewritten at every checkpoint/evaluation
+    checkpoints/         ckpt_<steps>.zip: model + optimizer state, every --checkpoint-every steps
+    tb/                  TensorBoard logs (tensorboard --logdir RUN/tb)
+    model.zip            the final policy (optimizer state left out: small, for playing)
+    model.json           its card (agents.ppo reads it): see :func:`write_card`
+
+Steps: ``total_timesteps`` counts the learner's decisions (env steps). The loop:
+optional imitation warm start (:mod:`training.imitation`), then PPO on
+``envs`` parallel environments (``SubprocVecEnv`` when ``envs > 1``) against the
+opponent pool (:mod:`training.opponents`), with a masked evaluation against
+``eval_opponent`` every ``eval_every`` steps and a checkpoint every
+``checkpoint_every`` steps. Ctrl-C saves a checkpoint before stopping;
+``fof train --resume RUN`` continues from the latest checkpoint with the run's
+own config (the env seeds of the continued part derive from the seed and the
+step count, so a resumed run is reproducible but not identical to an
+uninterrupted one).
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import shlex
+import sys
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from agents.ppo import BOTH_SIDES, CARD_FORMAT
+from training.opponents import SELF, checkpoints, parse_pool
+
+CONFIG = "config.json"
+PROGRESS = "progress.json"
+MODEL = "model.zip"
+
+
+@dataclass
+class TrainConfig:
+    """Everything a run needs; stored in ``config.json`` (``--resume`` reads it back)."""
+
+    game: str
+    side: str
+    out: str
+    options: dict[str, Any] = field(default_factory=dict)
+    steps: int = 500_000
+    opponents: list[str] = field(default_factory=lambda: ["heuristic"])
+    opponent_weights: list[float] | None = None
+    envs: int = 2
+    seed: int = 0
+    reward: str = "win"
+    net_arch: list[int] = field(default_factory=lambda: [128, 128])
+    learning_rate: float = 3e-4
+    n_steps: int = 1024
+    batch_size: int = 256
+    n_epochs: int = 5
+    gamma: float = 0.99
+    gae_lambda: float = 0.95
+    ent_coef: float = 0.01
+    clip_range: float = 0.2
+    imitate: str | None = None
+    imitation_games: int = 1000
+    imitation_epochs: int = 10
+    eval_opponent: str = "heuristic"
+    eval_every: int = 50_000
+    eval_games: int = 100
+    final_eval_games: int = 400
+    checkpoint_every: int = 50_000
+    keep_checkpoints: int = 5
+    torch_threads: int = 2
+
+    def validate(self) -> None:
+        from evaluation.match import build_agent
+        from fof_env.core.registry import make_game
+
+        game = make_game(self.game, **self.options)
+        if self.side != BOTH_SIDES:
+            game.player_index(self.side)
+        pool = parse_pool(self.opponents, self.opponent_weights)
+        if SELF in self.opponents and self.side != BOTH_SIDES:
+            raise ValueError(
+                "opponent 'self' (snapshots of the policy) needs --side both: the sides of "
+                f"{self.game} are asymmetric, so a {self.side} policy cannot play the other side. "
+                "Use ppo:PATH with a model of the other side instead."
+            )
+        for spec, _ in pool:
+            if spec != SELF:
+                build_agent(spec, game, 0 if self.side == BOTH_SIDES else 1 - game.player_index(self.side), 0)
+        for name in ("steps", "envs", "n_steps", "batch_size", "n_epochs", "eval_every", "eval_games",
+                     "checkpoint_every", "keep_checkpoints", "torch_threads"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
+        if self.imitate is not None:
+            build_agent(self.imitate, game, 0, 0)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TrainConfig:
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+
+def _write_json(path: Path, data: Any) -> None:
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data, indent=2) + "\n")
+    tmp.replace(path)
+
+
+def _versions() -> dict[str, str]:
+    import sb3_contrib
+    import stable_baselines3
+    import torch
+
+    return {"python": platform.python_version(), "torch": torch.__version__,
+            "stable_baselines3": stable_baselines3.__version__, "sb3_contrib": sb3_contrib.__version__}
+
+
+def _make_vec_env(config: TrainConfig, run: Path, seed: int):
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
+
+    from training.envs import env_factory
+
+    pool = parse_pool(config.opponents, config.opponent_weights)
+    ckpt_dir = str(run / "checkpoints")
+    fns = [env_factory(config.game, config.side, config.options, pool, config.reward, ckpt_dir)
+           for _ in range(config.envs)]
+    venv = SubprocVecEnv(fns) if config.envs > 1 else DummyVecEnv(fns)
+    venv.seed(seed)
+    return VecMonitor(venv)
+
+
+def _new_model(config: TrainConfig, venv, run: Path):
+    from sb3_contrib import MaskablePPO
+
+    arch = list(config.net_arch)
+    return MaskablePPO(
+        "MlpPolicy", venv, learning_rate=config.learning_rate, n_steps=config.n_steps,
+        batch_size=config.batch_size, n_epochs=config.n_epochs, gamma=config.gamma,
+        gae_lambda=config.gae_lambda, ent_coef=config.ent_coef, clip_range=config.clip_range,
+        policy_kwargs={"net_arch": {"pi": arch, "vf": arch}}, tensorboard_log=str(run / "tb"),
+        seed=config.seed, device="cpu", verbose=0,
+    )
+
+
+def _imitate(config: TrainConfig, model, progress: bool) -> dict[str, Any]:
+    from training.envs import build_env
+    from training.imitation import behaviour_clone, collect
+
+    pool = parse_pool([s for s in config.opponents if s != SELF] or ["random"], None)
+    env = build_env(config.game, config.side, config.options, pool, config.reward, None)
+    data = collect(env, config.imitate, config.imitation_games, config.seed, config.gamma, progress)
+    stats = behaviour_clone(model.policy, data, config.imitation_epochs, config.batch_size, config.seed,
+                            progress=progress)
+    stats["teacher"] = config.imitate
+    return stats
+
+
+def export_model(model, path: Path) -> None:
+    """Save ``model`` without its optimizer state (a fraction of the size; enough to play)."""
+    policy = model.policy
+    full = policy.optimizer
+    policy.optimizer = policy.optimizer_class(policy.parameters(), lr=0.0, **policy.optimizer_kwargs)
+    try:
+        model.save(path)
+    finally:
+        policy.optimizer = full
+
+
+def write_card(path: Path, config: TrainConfig, game, progress: dict[str, Any],
+               final: list[dict[str, Any]], commands: list[str]) -> dict[str, Any]:
+    """The model card (``model.json``); returns it."""
+    wall = progress["wall_seconds"]
+    card = {
+        "format": CARD_FORMAT,
+        "game": config.game,
+        "side": config.side,
+        "options": game.options if hasattr(game, "options") else config.options,
+        "observation_version": getattr(game, "observation_version", None),
+        "observation_shape": list(game.observation_shape) + ([2] if config.side == BOTH_SIDES else []),
+        "num_actions": game.num_actions,
+        "algorithm": "MaskablePPO (sb3-contrib)",
+        "timesteps": progress["timesteps"],
+        "wall_seconds": round(wall, 1),
+        "steps_per_second": round(progress["timesteps"] / wall, 1) if wall else None,
+        "seed": config.seed,
+        "command": commands[0],
+        "resume_commands": commands[1:],
+        "config": asdict(config),
+        "imitation": progress.get("imitation"),
+        "final_evaluation": final,
+        "curve": progress["curve"],
+        "versions": _versions(),
+    }
+    _write_json(path, card)
+    return card
+
+
+def train(config: TrainConfig, command: str, *, resume: bool = False, progress: bool = True,
+          log=print) -> Path:
+    """Train (or, with ``resume``, continue) the run in ``config.out``; returns the model path.
+
+    ``command`` is the exact command line, recorded in the config and the card.
+    """
+    import torch
+
+    from fof_env.core.registry import make_game
+    from training.callbacks import (
+        Checkpointer,
+        MaskedEvalCallback,
+        evaluate_policy,
+        save_checkpoint,
+        stopwatch,
+    )
+
+    run = Path(config.out)
+    if resume:
+        saved = json.loads((run / CONFIG).read_text())
+        config = TrainConfig.from_dict(saved["config"])
+        commands = saved["commands"] + [command]
+        state = json.loads((run / PROGRESS).read_text())
+    else:
+        if (run / CONFIG).exists():
+            raise FileExistsError(f"{run} already holds a run: continue it with `fof train --resume {run}` "
+                                  "or choose another --out")
+        commands = [command]
+        state = {"timesteps": 0, "wall_seconds": 0.0, "curve": [], "imitation": None}
+    config.validate()
+    run.mkdir(parents=True, exist_ok=True)
+    _write_json(run / CONFIG, {"config": asdict(config), "commands": commands})
+    torch.set_num_threads(config.torch_threads)
+    game = make_game(config.game, **config.options)
+    clock = stopwatch(state["wall_seconds"])
+    ckpt_dir = run / "checkpoints"
+
+    def save_progress(model) -> None:
+        state.update(timesteps=int(model.num_timesteps), wall_seconds=round(clock(), 1))
+        _write_json(run / PROGRESS, state)
+
+    venv = _make_vec_env(config, run, config.seed + state["timesteps"])
+    try:
+        from sb3_contrib import MaskablePPO
+
+        latest = checkpoints(ckpt_dir)[-1:] if resume else []
+        if latest:
+            model = MaskablePPO.load(latest[0], env=venv, device="cpu", tensorboard_log=str(run / "tb"))
+            log(f"resuming {run} from {latest[0].name} ({model.num_timesteps} steps)")
+        else:
+            model = _new_model(config, venv, run)
+            if config.imitate and state["imitation"] is None:
+                log(f"imitation warm start: {config.imitation_games} games of {config.imitate}")
+                state["imitation"] = _imitate(config, model, progress)
+                log(f"  agreement with {config.imitate} on held-out decisions: {state['imitation']['accuracy']}")
+        evaluator = MaskedEvalCallback(game, config.side, config.eval_opponent, config.eval_games,
+                                       config.eval_every, config.seed + 1, state["curve"], clock,
+                                       on_point=lambda _curve: save_progress(model))
+        if not state["curve"]:
+            for point in evaluator.evaluate(model):
+                log(f"  step 0: {point['side']} vs {point['opponent']} win rate {point['win_rate']:.3f}")
+        checkpointer = Checkpointer(ckpt_dir, config.checkpoint_every, config.keep_checkpoints,
+                                    on_save=lambda _path: save_progress(model))
+        remaining = config.steps - model.num_timesteps
+        try:
+            if remaining > 0:
+                model.learn(remaining, callback=[evaluator, checkpointer], reset_num_timesteps=not latest,
+                            tb_log_name="ppo", progress_bar=progress)
+        except KeyboardInterrupt:
+            path = save_checkpoint(model, ckpt_dir, config.keep_checkpoints)
+            save_progress(model)
+            log(f"\ninterrupted: saved {path}; continue with: fof train --resume {run}")
+            raise
+        save_checkpoint(model, ckpt_dir, config.keep_checkpoints)
+        save_progress(model)
+        final = evaluate_policy(game, config.side, model.policy, config.eval_opponent,
+                                config.final_eval_games, config.seed + 2)
+        export_model(model, run / MODEL)
+        card = write_card(run / "model.json", config, game, state, final, commands)
+        for point in final:
+            log(f"final: {point['side']} vs {point['opponent']}: {point['wins']}/{point['games']} won "
+                f"({100 * point['win_rate']:.1f}% [{100 * point['low']:.1f}, {100 * point['high']:.1f}]), "
+                f"{point['draws']} drawn, {point['losses']} lost")
+        log(f"{card['timesteps']} steps in {card['wall_seconds']:.0f} s "
+            f"({card['steps_per_second']} steps/s); model {run / MODEL}")
+    finally:
+        venv.close()
+    return run / MODEL
+
+
+def command_line(argv: list[str] | None = None) -> str:
+    """The command as typed (``fof train ...``), shell-quoted."""
+    args = sys.argv[1:] if argv is None else argv
+    return "fof " + " ".join(shlex.quote(a) for a in args)
