@@ -9,6 +9,7 @@ records (``to_json``/``from_json``) and the shared bookkeeping.
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -139,6 +140,20 @@ class State:
 
     def clone(self) -> State:
         raise NotImplementedError
+
+    def determinize(self, player: int, rng: random.Random) -> State:
+        """A copy of this state for ``player``'s search (e.g. ISMCTS): every fact ``player`` may
+        not know is re-sampled from ``rng``, using only what ``player`` knows.
+
+        The future dice are nobody's to know, and a clone would roll exactly the dice this game
+        is going to roll; so the copy gets fresh ``SeededDice`` seeded from ``rng``. That is all
+        this default re-samples (games without hidden information); a ruleset with hidden
+        information overrides it to re-sample the hidden facts as well. The copy is a search
+        state: play it, do not keep its record.
+        """
+        other = self.clone()
+        other.dice = SeededDice(rng.getrandbits(64))
+        return other
 
     # ---- shared ------------------------------------------------------------
     def legal_actions(self) -> list[int]:

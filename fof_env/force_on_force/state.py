@@ -40,6 +40,7 @@ unit able to act) are skipped by the engine; declining is always an explicit act
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import numpy as np
@@ -144,6 +145,12 @@ class ForceOnForceState(State):
         "first_fire", "pilot_pos", "pilot_unit", "contact", "pilot_exit", "leader_unit", "kind", "step",
         "setup_stage", "auto_win", "airstrike", "actor", "free_used", "mover", "move_reaction",
         "tactical_only", "win_kind", "win_dest", "qi", "after_move",
+    )  # fmt: skip
+
+    # per-unit flags and counts a unit's history sets (cleared for a re-sampled hidden unit)
+    _UNIT_FLAGS = (
+        "excellent", "medic", "ammo", "tough", "activated", "moved", "fires", "rmoves", "failed", "reacted",
+        "pinned", "overwatch", "in_cover", "mad",
     )  # fmt: skip
 
     def clone(self) -> ForceOnForceState:
@@ -1349,6 +1356,76 @@ class ForceOnForceState(State):
         """Whether the current decision, its action and its effects must be kept from ``player``:
         where the Taliban deploy and which teams they hide, before the USMC can see anything."""
         return player == USMC and self.kind in (D_DEPLOY, D_HIDE) and self._owner() == TALIBAN
+
+    def determinize(self, player: int, rng: random.Random) -> ForceOnForceState:
+        """A copy for ``player``'s search in which what ``player`` may not know is re-sampled from
+        ``rng`` (a ``random.Random``), using only what ``player`` may know (R27):
+
+        * the future dice: fresh ``SeededDice`` seeded from ``rng`` (the kernel default);
+        * every enemy unit hidden from ``player`` (only Taliban units hide, only from the USMC):
+
+          - its point: a uniform draw among the woods points of its team's deployment zone
+            (a Hidden unit started in the woods of its zone and has not moved since: it
+            would be revealed), less the points where ``player`` sees a unit and the points
+            already drawn for another hidden unit; failing that its whole zone less those
+            points, then any woods point of the table;
+          - its strength and status, which no USMC observation shows: back to its order of
+            battle (the unit profile: every figure unhurt, TQ, morale, body armour, support
+            weapons, supply) with every per-turn and Fog of War flag cleared (not activated,
+            no Overwatch, not pinned, no excellent position / Tougher ...). It stays Hidden.
+
+          Units are drawn in unit order, each from a list that depends on public facts only,
+          so the copy is the same for two states that differ only in hidden facts.
+        * during the Taliban's secret set-up (``is_secret_from``: before the USMC has seen
+          anything), every Taliban unit already deployed: its point is drawn uniformly from its
+          whole zone and its Hidden flag cleared (the hide choices are asked again).
+
+        What is *not* re-sampled: the inference a player could draw from the course of play
+        (a failed spot roll, a Fog of War card on an unseen team, how many Taliban activations
+        the USMC saw), so the draw is a wider prior than the exact posterior, never a narrower
+        one. The copy's history, events and roll log are emptied (they name the secret points):
+        it is a search state, not a record.
+        """
+        other = State.determinize(self, player, rng)
+        enemy = SIDE_UNITS[player ^ 1]
+        setup_secret = player == USMC and self.setup_stage < 2
+        unknown = [u for u in enemy if self.pos[u] >= 0 and (self.hidden[u] or setup_secret)]
+        if not unknown:
+            return other
+        other.history = []
+        other.events = []
+        other._rolls = []
+        other._legal_cache = None
+        other._mask_cache = None
+        table = self.sc.table
+        woods = table.in_woods
+        taken = {self.pos[u] for u in range(NUM_UNITS) if self.pos[u] >= 0 and u not in unknown}
+        profiles = self.sc.profiles
+        support = list(other.support)
+        for u in unknown:
+            zone = self.sc.taliban_deploy_points.get(u + 1, ())
+            if setup_secret:
+                other.hidden[u] = 0
+                points = [p for p in zone if p not in taken]
+            else:
+                points = [p for p in zone if woods[p] and p not in taken]
+                points = points or [p for p in zone if p not in taken]
+            if not points:  # a unit with no zone (custom positions): anywhere it could hide
+                points = [p for p in range(NUM_POINTS) if (woods[p] or setup_secret) and p not in taken]
+            other.pos[u] = points[rng.randrange(len(points))]
+            taken.add(other.pos[u])
+            prof = profiles[u]
+            other.figs[u] = [0] * len(FIGURE_STATES)
+            other.figs[u][OK] = max(prof.figures, 1)
+            other.tq[u] = prof.tq
+            other.morale[u] = prof.morale
+            other.armor[u] = prof.armor
+            other.supply[u] = prof.supply
+            support[u] = prof.support
+            for name in self._UNIT_FLAGS:
+                getattr(other, name)[u] = 0
+        other.support = tuple(support)
+        return other
 
 
 _HANDLERS = {

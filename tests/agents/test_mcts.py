@@ -1,0 +1,273 @@
+"""The ``mcts`` agent (SO-ISMCTS, agents/mcts.py): legal, pure, deterministic, blind to hidden
+units and to the coming dice, and stronger than random.
+
+No peeking (DESIGN.md "Agents": "``mcts`` (must not read hidden information: determinize from
+the player's own view)"; Force on Force rulings R27/R28): the search of the USMC must be the
+same, visit for visit, on two positions that differ only in where a Hidden Taliban team stands
+(and how strong it is), and the search of either game must be the same on two positions that
+differ only in the state of their dice. Each no-peeking test also runs a variant that searches
+on plain clones, to show the test can fail.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import fof_env
+from agents import make_agent
+from agents.mcts import MCTSAgent, _SearchDice
+from fof_env import ScriptedDice
+from fof_env.core.dice import SeededDice
+from fof_env.force_on_force import state as st
+from tests.agents.bot_checks import act_without_touching
+from tests.force_on_force.helpers import uid
+from tests.force_on_force.test_no_peeking import PAIRS, TALIBAN, USMC, twins
+
+GAMES = ("strike_force_one", "lost_and_found")
+
+
+class PeekingMCTS(MCTSAgent):
+    """A cheat, for the tests only: searches plain clones of the real state (its hidden units
+    where they really are, its dice about to roll what they will really roll)."""
+
+    def _determinize(self, state):
+        return state.clone()
+
+
+class HiddenPeekingMCTS(MCTSAgent):
+    """A cheat that re-seeds the dice but leaves hidden units where they really are."""
+
+    def _determinize(self, state):
+        world = state.clone()
+        world.dice = _SearchDice(self.rng.getrandbits(64))
+        return world
+
+
+def positions(game_name: str, seed: int, count: int, every: int = 7) -> list:
+    """``count`` positions with more than one legal action, ``every`` decisions apart, along a
+    random game (restarting with the next seed if the game ends first). In Lost & Found the
+    Taliban hide every team they may, so that the USMC decide with Hidden units about."""
+    game = fof_env.make_game(game_name)
+    rng = random.Random(seed)
+    out = []
+    state = game.new_initial_state(seed=seed)
+    step = 0
+    while len(out) < count:
+        if state.is_terminal:
+            seed += 1
+            state = game.new_initial_state(seed=seed)
+        legal = state.legal_actions()
+        if step % every == 0 and len(legal) > 1:
+            out.append(state.clone())
+        hide = state.decision_kind == "declare_hidden"
+        state.apply(legal[0] if hide else legal[rng.randrange(len(legal))])
+        step += 1
+    return out
+
+
+def search(agent_cls, state, seed: int = 0, simulations: int = 30, **kwargs):
+    agent = agent_cls(state.game, state.current_player, seed=seed, simulations=simulations, **kwargs)
+    action = act_without_touching(agent, state)
+    return action, agent.last_search
+
+
+# ---------------------------------------------------------------------------- API
+def test_registry_builds_it_from_a_command_line_spec():
+    """``make_agent("mcts", ..., simulations="20")``: strings from the CLI are read as numbers;
+    the repr is the spec; unknown options are refused with the list of options."""
+    game = fof_env.make_game("strike_force_one")
+    agent = make_agent("mcts", game, "us", seed=1, simulations="20")
+    assert isinstance(agent, MCTSAgent) and agent.player == 1 and agent.simulations == 20
+    assert repr(agent) == "mcts:20"
+    timed = make_agent("mcts", game, 0, time_budget="0.25", exploration="2", rollout_limit="none")
+    assert (timed.time_budget, timed.exploration, timed.rollout_limit) == (0.25, 2.0, None)
+    assert repr(timed) == "mcts:time_budget=0.25,exploration=2"
+    assert repr(MCTSAgent(game, 0, rollout_limit="40")) == "mcts:simulations=200,rollout_limit=40"
+    with pytest.raises(ValueError, match="simulations"):
+        make_agent("mcts", game, 0, simulatons=10)
+    with pytest.raises(ValueError, match="number"):
+        make_agent("mcts", game, 0, simulations="many")
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+def test_legal_and_leaves_the_state_untouched_along_a_random_game(game_name):
+    """At positions along a random game, for whichever side is to move: the action is legal and
+    the state (position, history, dice) is exactly as before."""
+    seen = set()
+    for i, state in enumerate(positions(game_name, seed=3, count=8, every=5)):
+        agent = MCTSAgent(state.game, state.current_player, seed=i, simulations=12)
+        act_without_touching(agent, state)
+        stats = agent.last_search
+        assert stats.iterations == 12 and sum(stats.visits.values()) == 12
+        assert set(stats.visits) <= set(state.legal_actions())
+        seen.add((state.current_player, any(getattr(state, "hidden", ()))))
+    assert {0, 1} <= {player for player, _ in seen}
+    if game_name == "lost_and_found":
+        assert (USMC, True) in seen  # the USMC searched with a Hidden Taliban team about
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+def test_a_single_legal_action_is_returned_without_search(game_name):
+    game = fof_env.make_game(game_name)
+    rng = random.Random(0)
+    state = game.new_initial_state(seed=0)
+    while len(state.legal_actions()) != 1:
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    agent = MCTSAgent(game, state.current_player, seed=0, simulations=10_000)
+    assert act_without_touching(agent, state) == state.legal_actions()[0]
+    assert agent.last_search is None
+
+
+def test_time_budget_bounds_the_search():
+    """With ``time_budget`` the search runs until the time is spent (``simulations`` ignored)."""
+    state = positions("strike_force_one", seed=1, count=1)[0]
+    agent = MCTSAgent(state.game, state.current_player, seed=0, simulations=1, time_budget=0.05)
+    act_without_touching(agent, state)
+    assert agent.last_search.iterations > 1
+    assert agent.last_search.seconds < 0.5
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+def test_same_seed_same_state_same_search(game_name):
+    for state in positions(game_name, seed=5, count=2, every=11):
+        a1, s1 = search(MCTSAgent, state, seed=7)
+        a2, s2 = search(MCTSAgent, state.clone(), seed=7)
+        assert a1 == a2 and s1.same_search(s2)
+
+
+# ------------------------------------------------------- determinization (LF engine)
+@pytest.mark.parametrize("which", sorted(PAIRS))
+def test_determinize_resamples_hidden_units_from_public_facts_only(which):
+    """``determinize(USMC, rng)`` of two positions that differ only in a Hidden unit's point (and
+    strength) gives equal states for equal RNGs: the unit on a woods point of its deployment
+    zone, at its order-of-battle strength, still Hidden; everything the USMC sees unchanged;
+    the real states untouched. The Taliban's (who see their unit) differ."""
+    a, b = twins(which)
+    before = a.fingerprint(), b.fingerprint()
+    tal2 = uid("tal.2")
+    zone_woods = {p for p in a.sc.taliban_deploy_points[tal2 + 1] if a.table.in_woods[p]}
+    profile = a.sc.profiles[tal2]
+    drawn = set()
+    for seed in range(12):
+        da, db = a.determinize(USMC, random.Random(seed)), b.determinize(USMC, random.Random(seed))
+        assert da.fingerprint() == db.fingerprint()
+        assert da.pos[tal2] in zone_woods and da.hidden[tal2] == 1
+        assert da.figs[tal2][st.OK] == profile.figures and sum(da.figs[tal2]) == profile.figures
+        assert da.tq[tal2] == profile.tq
+        for u in range(st.NUM_UNITS):
+            if u != tal2:
+                assert (da.pos[u], da.figs[u], da.tq[u]) == (a.pos[u], a.figs[u], a.tq[u])
+        assert da.legal_actions() == a.legal_actions()
+        drawn.add(da.pos[tal2])
+    assert len(drawn) > 1  # really drawn, not a fixed stand-in
+    assert (a.fingerprint(), b.fingerprint()) == before
+    ta, tb = a.determinize(TALIBAN, random.Random(0)), b.determinize(TALIBAN, random.Random(0))
+    assert ta.pos[tal2] == a.pos[tal2] and tb.pos[tal2] == b.pos[tal2]
+    assert ta.fingerprint() != tb.fingerprint()
+
+
+def test_determinize_hides_the_secret_taliban_set_up():
+    """During the Taliban's secret set-up (``is_secret_from(USMC)``) the points already chosen
+    are re-drawn for the USMC, and kept for the Taliban."""
+    game = fof_env.make_game("lost_and_found")
+    a, b = game.new_initial_state(seed=0), game.new_initial_state(seed=0)
+    for s, pick in ((a, 0), (b, -1)):
+        for _ in range(2):
+            s.apply(s.legal_actions()[pick])
+    assert a.is_secret_from(USMC) and a.pos != b.pos
+    for seed in range(3):
+        da, db = a.determinize(USMC, random.Random(seed)), b.determinize(USMC, random.Random(seed))
+        assert da.fingerprint() == db.fingerprint()
+        for u in (0, 1):
+            assert da.pos[u] in a.sc.taliban_deploy_points[u + 1]
+    assert a.determinize(TALIBAN, random.Random(0)).pos == a.pos
+
+
+def test_kernel_determinize_only_clones_and_reseeds_the_dice():
+    state = positions("strike_force_one", seed=2, count=1)[0]
+    world = state.determinize(0, random.Random(1))
+    assert world.fingerprint()[:-1] == state.fingerprint()[:-1]  # all but the dice
+    assert world.dice.to_json() == SeededDice(random.Random(1).getrandbits(64)).to_json()
+
+
+# ----------------------------------------------------------------------- no peeking
+@pytest.mark.parametrize("which", sorted(PAIRS))
+def test_usmc_search_never_reads_where_a_hidden_unit_is(which):
+    """R27: the USMC's search on two positions that differ only in Hidden tal.2 (its point, and
+    for ``place_and_strength`` its figures and TQ) makes the same choice with the same
+    statistics (iterations, tree size, visits and rewards of every root action). A search on
+    plain clones (which would know where tal.2 is) does not: the test can fail."""
+    a, b = twins(which)
+    assert a.current_player == USMC
+    action_a, stats_a = search(MCTSAgent, a, seed=11, simulations=40)
+    action_b, stats_b = search(MCTSAgent, b, seed=11, simulations=40)
+    assert action_a == action_b and stats_a.same_search(stats_b)
+    _, peek_a = search(HiddenPeekingMCTS, a, seed=11, simulations=40)
+    _, peek_b = search(HiddenPeekingMCTS, b, seed=11, simulations=40)
+    assert not peek_a.same_search(peek_b)
+
+
+def test_taliban_search_does_see_its_own_hidden_unit():
+    """The Taliban know where their Hidden team is: from positions that differ only there, the
+    Taliban's searches differ (the same machinery does not blind its owner)."""
+    a, b = twins("place")
+    for s in (a, b):  # the USMC activation ends: usmc.C holds; the Taliban get to act
+        s.apply("usmc.C")
+        s.apply("hold")
+        while s.current_player == USMC:
+            s.apply("pass")
+    assert a.current_player == TALIBAN and a.legal_actions() == b.legal_actions()
+    _, stats_a = search(MCTSAgent, a, seed=3, simulations=40)
+    _, stats_b = search(MCTSAgent, b, seed=3, simulations=40)
+    assert not stats_a.same_search(stats_b)
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+def test_search_never_reads_the_coming_dice(game_name):
+    """Two copies of a position whose dice would roll differently (seeded 1 and 2, or a script
+    of sixes and a script of ones): the same choice and statistics. A search on plain clones
+    (which roll what the real dice will roll) differs: the test can fail."""
+    state = positions(game_name, seed=4, count=1, every=3)[0]
+    copies = [state.clone() for _ in range(4)]
+    copies[0].dice, copies[1].dice = SeededDice(1), SeededDice(2)
+    copies[2].dice, copies[3].dice = ScriptedDice([6] * 100_000), ScriptedDice([1] * 100_000)
+    results = [search(MCTSAgent, c, seed=9, simulations=40) for c in copies]
+    for action, stats in results[1:]:
+        assert action == results[0][0] and stats.same_search(results[0][1])
+    _, peek_1 = search(PeekingMCTS, copies[0], seed=9, simulations=40)
+    _, peek_2 = search(PeekingMCTS, copies[1], seed=9, simulations=40)
+    assert not peek_1.same_search(peek_2)
+
+
+# ------------------------------------------------------------------------- strength
+ENDGAME = {  # turn 4, Soviet move: sov.A holds town 0506, town 0208 is empty and in reach of sov.B
+    "turn": 4,
+    "phase": "soviet_move",
+    "units": {"soviet": {"A": "0506", "B": "0407"}, "us": {"A": "0303"}},
+}
+
+
+def _soviet_wins(kind: str, games: int, **kwargs) -> int:
+    game = fof_env.make_game("strike_force_one")
+    wins = 0
+    for seed in range(games):
+        state = game.state_from_position({**ENDGAME, "seed": seed})
+        soviet = make_agent(kind, game, "soviet", seed=seed, **kwargs)
+        us = make_agent("random", game, "us", seed=100 + seed)
+        while not state.is_terminal:
+            state.apply((soviet if state.current_player == 0 else us).act(state))
+        wins += state.winner == 0
+    return wins
+
+
+def test_finds_the_winning_plan_that_random_play_misses():
+    """Strike Force One 6.0: the Soviets win holding two of three towns at the end of turn 4.
+    In the last Soviet move sov.A must stay in town 0506 and sov.B must go to the empty town
+    0208 (one hex among about 35, after choosing the right unit). MCTS with 300 simulations
+    wins (nearly) every game against a random U.S. player; random Soviet play does not.
+    (Random rollouts need that many: with 60 simulations it wins about a quarter.)"""
+    assert _soviet_wins("random", 8) <= 1
+    assert _soviet_wins("mcts", 8, simulations=300) >= 7
