@@ -9,7 +9,7 @@ PIP := $(VENV)/bin/pip
 STAMP := $(VENV)/.stamp
 TORCH_PIN := torch==2.13.0
 
-.PHONY: venv test lint demo fuzz bench clean
+.PHONY: venv test lint demo fuzz bench strength train-shipped clean
 
 venv: $(STAMP)
 
@@ -38,6 +38,13 @@ fuzz: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m evaluation.bench
+
+# The strength bars of the shipped models: 400 games per ordered pairing (so per side).
+strength: $(STAMP)
+	$(VENV)/bin/fof evaluate --game strike_force_one --agents random heuristic ppo --games 400 --workers 2 --seed 7 --out reports/strength-strike_force_one --no-records
+	$(VENV)/bin/fof evaluate --game lost_and_found --agents random heuristic ppo --games 400 --workers 2 --seed 7 --out reports/strength-lost_and_found --no-records
+	$(VENV)/bin/fof evaluate --game strike_force_one --agents random heuristic mcts:100 ppo --games 40 --workers 2 --seed 8 --out reports/mcts-strike_force_one --no-records
+	$(VENV)/bin/fof evaluate --game lost_and_found --agents random heuristic mcts:100 ppo --games 40 --workers 2 --seed 8 --out reports/mcts-lost_and_found --no-records
 
 clean:
 	rm -rf $(VENV)

@@ -1,79 +1,78 @@
-"""The demo: ``python -m evaluation.demo`` (``make demo``).
+"""The demo, ``make demo``: a short tournament on every game, printed and written as a report.
 
-1. One Strike Force One game, heuristic against heuristic, printed turn by turn
-   (the map at each phase start, every decision, every combat result), through
-   the same narration as ``fof play``.
-2. A table of random and heuristic agents on both sides: all four pairings
-   (Soviet in {random, heuristic} x U.S. in {random, heuristic}), ``--games``
-   games each (default 200), under the basic rules and under the optional rules,
-   with win rates and Wilson 95 % intervals.
-3. Force on Force "Lost & Found" (full rules): the same four pairings of Taliban
-   and USMC bots, ``--lf-games`` games each (default 100), with win/draw/loss,
-   intervals, VP statistics and how the games ended
-   (:mod:`evaluation.lost_and_found_strength`).
+For each game (Strike Force One, Force on Force "Lost & Found") the agents
+``random``, ``heuristic``, ``mcts:<--mcts>`` (a small search) and ``ppo`` (the
+pretrained models shipped in ``agents/models``) play each other on both sides,
+``--games`` games per ordered pairing, on ``--workers`` processes
+(:func:`evaluation.tournament.run_tournament`). The Markdown tables (per pairing
+and per side with Wilson 95 % intervals, VP means, Bradley-Terry ratings) are
+printed; ``--out`` (default ``reports/demo``) gets, per game, ``results.json``,
+``results.csv``, ``report.md``, ``report.html`` (self-contained, with plots) and
+the game records, plus ``index.html`` linking the games' reports.
 
-Runs in about a minute on one core.
+Defaults take about two minutes on two cores. ``fof evaluate`` runs any other
+tournament.
 """
 
 from __future__ import annotations
 
 import argparse
+import html
 import sys
 import time
+from pathlib import Path
 
-from evaluation import lost_and_found_strength
-from evaluation.match import play_series
-from evaluation.stats import format_rate
-from fof_env import cli
+from agents.ppo import shipped_model_path
+from evaluation.report import markdown_report, write_report
+from evaluation.tournament import run_tournament
+from fof_env.core.registry import make_game
 
-KINDS = ("random", "heuristic")
+GAMES = ("strike_force_one", "lost_and_found")
 
 
-def strength_table(games: int, seed: int, optional_rules: bool) -> list[str]:
-    """Rows of the four-pairing table for one rules mode."""
-    rows = []
-    for soviet in KINDS:
-        for us in KINDS:
-            r = play_series("strike_force_one", {"optional_rules": optional_rules}, (soviet, us), games, seed=seed)
-            rows.append(
-                f"| {soviet:<9} | {us:<9} | {r.games:>5} | {r.wins[0]:>4} | {format_rate(r.wins[0], r.games):<24} "
-                f"| {r.wins[1]:>4} | {format_rate(r.wins[1], r.games):<24} |"
-            )
-    return rows
+def demo_agents(game_name: str, mcts: int) -> list[str]:
+    """random, heuristic, small MCTS, and ppo if a model ships for a side (it plays only where one does)."""
+    agents = ["random", "heuristic", f"mcts:{mcts}"]
+    game = make_game(game_name)
+    if any(shipped_model_path(game_name, side).exists() for side in game.player_names):
+        agents.append("ppo")
+    return agents
+
+
+def write_index(out: Path, reports: dict[str, Path]) -> Path:
+    """``index.html`` linking each game's report."""
+    items = "".join(
+        f'<li><a href="{html.escape(str(path.relative_to(out)))}">{html.escape(game)}</a></li>'
+        for game, path in reports.items()
+    )
+    page = out / "index.html"
+    page.write_text(f"<!doctype html><html><head><meta charset='utf-8'><title>fof_env demo</title></head>"
+                    f"<body><h1>fof_env demo tournaments</h1><ul>{items}</ul></body></html>\n")
+    return page
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m evaluation.demo", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=200, help="games per pairing and rules mode (default 200)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the shown game and of the series")
-    parser.add_argument("--no-game", action="store_true", help="skip the printed game")
-    parser.add_argument("--lf-games", type=int, default=100, help="Lost & Found games per pairing (default 100)")
+    parser.add_argument("--games", type=int, default=20, help="games per ordered pairing (default 20)")
+    parser.add_argument("--mcts", type=int, default=20, help="simulations of the MCTS agent (default 20)")
+    parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", default="reports/demo", help="report folder (default reports/demo)")
+    parser.add_argument("--game", choices=GAMES, action="append", help="only this game (repeatable)")
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    if not args.no_game:
-        print("## One game: Soviet heuristic vs U.S. heuristic (basic rules)\n")
-        cli.main(["play", "strike_force_one", "--soviet", "heuristic", "--us", "heuristic", "--seed", str(args.seed)])
-        print()
-    header = (
-        "| Soviet    | U.S.      | games | Sov. | Soviet win rate [95% CI] | U.S. | U.S. win rate [95% CI]   |\n"
-        "|-----------|-----------|------:|-----:|:-------------------------|-----:|:-------------------------|"
-    )
-    for optional in (False, True):
-        t0 = time.perf_counter()
-        mode = "optional rules 7.0-9.0" if optional else "basic rules"
-        print(f"## Strike Force One, {mode}: {args.games} games per pairing (Wilson 95% intervals)\n")
-        print(header)
-        for row in strength_table(args.games, args.seed, optional):
-            print(row)
-        print(f"\n({4 * args.games} games in {time.perf_counter() - t0:.1f} s)\n")
-        sys.stdout.flush()
-    if args.lf_games > 0:
-        t0 = time.perf_counter()
-        print(f"## Force on Force \"Lost & Found\", full rules: {args.lf_games} games per pairing\n")
-        tallies = lost_and_found_strength.run(args.lf_games, args.seed, "full")
-        print("\n".join(lost_and_found_strength.report(tallies, "full")))
-        print(f"\n({len(tallies) * args.lf_games} games in {time.perf_counter() - t0:.1f} s)\n")
-    print(f"Demo finished in {time.perf_counter() - start:.1f} s.")
+    out = Path(args.out)
+    reports = {}
+    for game_name in args.game or GAMES:
+        agents = demo_agents(game_name, args.mcts)
+        result = run_tournament(game_name, {}, agents, args.games, workers=args.workers, seed=args.seed,
+                                records_dir=out / "records", progress=sys.stderr.isatty())
+        paths = write_report(result, out / game_name)
+        reports[game_name] = paths["html"]
+        print(markdown_report(result))
+        print(f"Report: {paths['html']}\n", flush=True)
+    index = write_index(out, reports)
+    print(f"Demo finished in {time.perf_counter() - start:.1f} s; open {index}")
     return 0
 
 

@@ -94,6 +94,8 @@ def agent_side_table(result: TournamentResult) -> Table:
     rows = []
     for t in result.agent_tallies:
         r = t.record
+        if r.games == 0:  # an agent that plays one side only
+            continue
         row = [
             t.agent,
             names[t.player],
@@ -151,13 +153,17 @@ def _title(result: TournamentResult) -> str:
 
 def _summary(result: TournamentResult) -> str:
     d = result.to_dict(games=False)["timing"]
-    return (
+    text = (
         f"Agents: {', '.join(result.agents)}. {result.games_per_pairing} games per ordered pairing "
         f"({len(result.pairings)} pairings{', mirror pairings included' if result.mirror else ''}), "
         f"{result.total_games} games, seed {result.seed}, {result.workers} worker(s): "
         f"{d['wall_seconds']:.1f} s wall, {d['ms_per_game']:.1f} ms per game, "
         f"{d['decisions']} decisions. Started {result.started}."
     )
+    one_sided = [f"{name} plays {sides[0]} only" for name, sides in result.sides.items() if len(sides) == 1]
+    if one_sided:
+        text += " One-sided agents (nothing to play the other side with): " + "; ".join(one_sided) + "."
+    return text
 
 
 def markdown_report(result: TournamentResult) -> str:

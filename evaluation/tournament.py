@@ -222,6 +222,7 @@ class TournamentResult:
     started: str  # ISO time the tournament started
     records_dir: str | None = None
     cards: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)  # spec -> side -> card
+    sides: dict[str, list[str]] = field(default_factory=dict)  # spec -> the sides it plays (default both)
 
     @cached_property
     def tallies(self) -> list[PairingTally]:
@@ -280,6 +281,7 @@ class TournamentResult:
             "agent_sides": [t.to_dict(names) for t in self.agent_tallies],
             "ratings": self.ratings.to_dict(),
             "cards": self.cards,
+            "agent_plays": self.sides,
         }
         if games:
             out["games"] = [o.to_dict() for o in self.outcomes]
@@ -307,35 +309,51 @@ class TournamentResult:
             started=data["started"],
             records_dir=data.get("records_dir"),
             cards=data.get("cards", {}),
+            sides=data.get("agent_plays", {}),
         )
 
 
 # ----------------------------------------------------------------------------- running
-def check_agents(game, specs: Sequence[AgentSpec]) -> dict[str, dict[str, dict[str, Any]]]:
-    """Build every spec once for each side of ``game``; raise :class:`AgentSpecError` if one fails.
+def check_agents(
+    game, specs: Sequence[AgentSpec]
+) -> tuple[dict[str, dict[str, dict[str, Any]]], dict[str, list[int]]]:
+    """Build every spec once for each side of ``game``; return their cards and the sides they play.
 
-    Returns the agents' cards: spec name -> side -> the built agent's ``card`` (a dict),
-    for the agents that have one (PPO models).
+    An agent that can play only one side (e.g. ``ppo`` where a model ships for that
+    side only) plays only there: its pairings on the other side are left out. An
+    agent that can play neither side raises :class:`AgentSpecError`.
+
+    Returns ``(cards, sides)``: spec name -> side -> the built agent's ``card`` (a
+    dict; PPO models), and spec name -> the players it plays.
     """
     names = [spec_name(s) for s in specs]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         raise AgentSpecError(f"agent specs must be distinct, repeated: {', '.join(dupes)}")
     cards: dict[str, dict[str, dict[str, Any]]] = {}
+    sides: dict[str, list[int]] = {}
     for spec, name in zip(specs, names, strict=True):
+        errors = []
         for player, side in enumerate(game.player_names):
             try:
                 agent = build_agent(spec, game, player, 0)
             except (ValueError, TypeError, OSError, ImportError, KeyError) as exc:
-                raise AgentSpecError(f"agent {name!r} cannot play {side} in {game.name}: {exc}") from exc
+                errors.append(f"cannot play {side}: {exc}")
+                continue
+            sides.setdefault(name, []).append(player)
             card = getattr(agent, "card", None)
             if isinstance(card, dict):
                 cards.setdefault(name, {})[side] = card
-    return cards
+        if name not in sides:
+            raise AgentSpecError(f"agent {name!r} in {game.name}: " + "; ".join(errors))
+    return cards, sides
 
 
-def _pairings(specs: Sequence[AgentSpec], mirror: bool) -> list[tuple[AgentSpec, AgentSpec]]:
-    return [(a, b) for a in specs for b in specs if mirror or spec_name(a) != spec_name(b)]
+def _pairings(specs: Sequence[AgentSpec], mirror: bool,
+              sides: dict[str, list[int]]) -> list[tuple[AgentSpec, AgentSpec]]:
+    return [(a, b) for a in specs for b in specs
+            if (mirror or spec_name(a) != spec_name(b))
+            and 0 in sides[spec_name(a)] and 1 in sides[spec_name(b)]]
 
 
 def _chunks(
@@ -404,8 +422,8 @@ def run_tournament(
     options = dict(options or {})
     game = make_game(game_name, **options)
     full_options = dict(game.options)
-    cards = check_agents(game, agent_specs)
-    pairings = _pairings(agent_specs, mirror)
+    cards, sides = check_agents(game, agent_specs)
+    pairings = _pairings(agent_specs, mirror, sides)
     if not pairings:
         raise AgentSpecError("no pairings: give at least two agents, or allow mirror pairings")
     names = [spec_name(s) for s in agent_specs]
@@ -465,4 +483,5 @@ def run_tournament(
         started=started,
         records_dir=records,
         cards=cards,
+        sides={name: [game.player_names[p] for p in players] for name, players in sides.items()},
     )

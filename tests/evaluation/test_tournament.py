@@ -12,6 +12,7 @@ import pytest
 import fof_env
 from agents.base import RandomAgent
 from evaluation.match import build_agent, parse_agent_spec
+from evaluation.report import markdown_report
 from evaluation.tallies import WDL
 from evaluation.tournament import (
     AgentSpecError,
@@ -203,3 +204,19 @@ def test_names_wdl_and_paths():
     w = WDL(3, 2, 5)
     assert w.games == 10 and w.win_rate == 0.3 and w.score_rate == 0.4 and (w + w).games == 20
     assert WDL().win_rate == 0.0 and WDL().win_interval == (0.0, 1.0)
+
+
+def soviet_only(game, player, seed=None):
+    """An agent kind that can play only side 0 (as ``ppo`` where one side's model ships)."""
+    if player != 0:
+        raise ValueError("no model for this side")
+    return RandomAgent(game, player, seed)
+
+
+def test_an_agent_that_plays_one_side_only_is_paired_there_only():
+    result = run_tournament("strike_force_one", {}, ["random", soviet_only], 2, progress=False)
+    assert result.pairings == [("random", "random"), ("soviet_only", "random")]
+    assert result.sides == {"random": ["soviet", "us"], "soviet_only": ["soviet"]}
+    assert "soviet_only plays soviet only" in markdown_report(result)
+    with pytest.raises(ValueError, match="cannot play soviet: .*cannot play us"):
+        run_tournament("strike_force_one", {}, ["random", "ppo:no/such.zip"], 1, progress=False)
