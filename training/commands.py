@@ -36,8 +36,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--side", help="the side to learn, or 'both' (one policy for both sides)")
     p.add_argument("--out", help="the run folder (default runs/<game>-<side>)")
     p.add_argument("--resume", metavar="RUN", help="continue the run in RUN from its latest checkpoint "
-                   "(its own config; other training options are not allowed)")
-    p.add_argument("--steps", type=int, default=d.steps, help=f"total learner steps (default {d.steps})")
+                   "with its own config (only --steps may change it: a longer run)")
+    p.add_argument("--steps", type=int, default=None,
+                   help=f"total learner steps (default {d.steps}); with --resume: raise the run's total")
     p.add_argument("--opponent", nargs="+", default=d.opponents, metavar="SPEC",
                    help="opponent pool, drawn per episode: random, heuristic, mcts:N, ppo:PATH, "
                    "self (snapshots; needs --side both) (default heuristic)")
@@ -80,14 +81,14 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
         given = [a for a in ("game", "side", "out") if getattr(args, a)]
         if given:
             args.parser.error(f"--resume takes the run's own config; drop --{', --'.join(given)}")
-        config = TrainConfig(game="", side="", out=args.resume)
+        config = TrainConfig(game="", side="", out=args.resume, steps=args.steps or 0)
     else:
         if not args.game or not args.side:
             args.parser.error("--game and --side are required (or --resume RUN)")
         config = TrainConfig(
             game=args.game, side=args.side, out=args.out or f"runs/{args.game}-{args.side}",
             options=parse_assignments(args.option, "--option") if args.option else {},
-            steps=args.steps, opponents=args.opponent, opponent_weights=args.opponent_weights,
+            steps=args.steps or _DEFAULTS.steps, opponents=args.opponent, opponent_weights=args.opponent_weights,
             envs=args.envs, seed=args.seed, reward=args.reward, net_arch=args.net_arch,
             learning_rate=args.learning_rate, n_steps=args.n_steps, batch_size=args.batch_size,
             n_epochs=args.n_epochs, gamma=args.gamma, ent_coef=args.ent_coef, clip_range=args.clip_range,

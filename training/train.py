@@ -71,7 +71,7 @@ class TrainConfig:
     final_eval_games: int = 400
     checkpoint_every: int = 50_000
     keep_checkpoints: int = 5
-    torch_threads: int = 2
+    torch_threads: int = 1
 
     def validate(self) -> None:
         from evaluation.match import build_agent
@@ -179,7 +179,7 @@ def write_card(path: Path, config: TrainConfig, game, progress: dict[str, Any],
         "side": config.side,
         "options": game.options if hasattr(game, "options") else config.options,
         "observation_version": getattr(game, "observation_version", None),
-        "observation_shape": list(game.observation_shape) + ([2] if config.side == BOTH_SIDES else []),
+        "observation_shape": [int(game.observation_shape[0]) + (2 if config.side == BOTH_SIDES else 0)],
         "num_actions": game.num_actions,
         "algorithm": "MaskablePPO (sb3-contrib)",
         "timesteps": progress["timesteps"],
@@ -202,7 +202,9 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
           log=print) -> Path:
     """Train (or, with ``resume``, continue) the run in ``config.out``; returns the model path.
 
-    ``command`` is the exact command line, recorded in the config and the card.
+    ``command`` is the exact command line, recorded in the config and the card. With
+    ``resume``, only ``config.out`` and ``config.steps`` are read: a ``steps`` above the
+    run's own total extends the run (0 keeps it).
     """
     import torch
 
@@ -217,8 +219,15 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
 
     run = Path(config.out)
     if resume:
+        if not (run / CONFIG).exists():
+            raise FileNotFoundError(f"no run to resume in {run} (no {CONFIG})")
         saved = json.loads((run / CONFIG).read_text())
+        extra_steps = config.steps
         config = TrainConfig.from_dict(saved["config"])
+        if extra_steps:
+            if extra_steps < config.steps:
+                raise ValueError(f"--steps {extra_steps} is below the run's total {config.steps}")
+            config.steps = extra_steps
         commands = saved["commands"] + [command]
         state = json.loads((run / PROGRESS).read_text())
     else:

@@ -74,7 +74,7 @@ def test_resume_continues_from_the_last_checkpoint(tmp_path, monkeypatch):
         train(config, "fof train (again)", progress=False, log=lambda _t: None)
 
     lines = []
-    train(TrainConfig(game="", side="", out=str(run)), "fof train --resume", resume=True,
+    train(TrainConfig(game="", side="", out=str(run), steps=0), "fof train --resume", resume=True,
           progress=False, log=lines.append)
     assert any("resuming" in line for line in lines)
     card = json.loads((run / "model.json").read_text())
