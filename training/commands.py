@@ -36,9 +36,10 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--side", help="the side to learn, or 'both' (one policy for both sides)")
     p.add_argument("--out", help="the run folder (default runs/<game>-<side>)")
     p.add_argument("--resume", metavar="RUN", help="continue the run in RUN from its latest checkpoint "
-                   "with its own config (only --steps may change it: a longer run)")
+                   "with its own config (only --steps may change it)")
     p.add_argument("--steps", type=int, default=None,
-                   help=f"total learner steps (default {d.steps}); with --resume: raise the run's total")
+                   help=f"total learner steps (default {d.steps}); with --resume: the run's new total "
+                   "(at or below the steps done: finish the run from its latest checkpoint)")
     p.add_argument("--opponent", nargs="+", default=d.opponents, metavar="SPEC",
                    help="opponent pool, drawn per episode: random, heuristic, mcts:N, ppo:PATH, "
                    "self (snapshots; needs --side both) (default heuristic)")

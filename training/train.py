@@ -203,8 +203,9 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
     """Train (or, with ``resume``, continue) the run in ``config.out``; returns the model path.
 
     ``command`` is the exact command line, recorded in the config and the card. With
-    ``resume``, only ``config.out`` and ``config.steps`` are read: a ``steps`` above the
-    run's own total extends the run (0 keeps it).
+    ``resume``, only ``config.out`` and ``config.steps`` are read: a new total (0 keeps
+    the run's own) extends the run, or, at or below the steps already done, finishes it
+    there (final evaluation, ``model.zip`` and card from the latest checkpoint).
     """
     import torch
 
@@ -225,8 +226,6 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
         extra_steps = config.steps
         config = TrainConfig.from_dict(saved["config"])
         if extra_steps:
-            if extra_steps < config.steps:
-                raise ValueError(f"--steps {extra_steps} is below the run's total {config.steps}")
             config.steps = extra_steps
         commands = saved["commands"] + [command]
         state = json.loads((run / PROGRESS).read_text())

@@ -100,3 +100,21 @@ def test_cli_train_reports_errors_without_a_traceback(tmp_path, capsys):
                      "--out", str(tmp_path / "x"), "--no-progress"])
     assert code == 2
     assert "needs --side both" in capsys.readouterr().err
+
+
+def test_resume_with_fewer_steps_finishes_the_run_from_its_checkpoint(tmp_path):
+    run = tmp_path / "short"
+    config = TrainConfig(game="strike_force_one", side="us", out=str(run), steps=1024, envs=1,
+                         opponents=["random"], n_steps=256, batch_size=128, n_epochs=1, net_arch=[16],
+                         eval_every=512, eval_games=2, final_eval_games=2, checkpoint_every=512,
+                         torch_threads=1)
+    train(config, "fof train (first)", progress=False, log=lambda _t: None)
+    first = json.loads((run / "model.json").read_text())
+    train(TrainConfig(game="", side="", out=str(run), steps=512), "fof train --resume --steps 512",
+          resume=True, progress=False, log=lambda _t: None)
+    card = json.loads((run / "model.json").read_text())
+    assert card["timesteps"] == first["timesteps"]  # nothing more was trained
+    assert card["resume_commands"] == ["fof train --resume --steps 512"]
+    with pytest.raises(FileNotFoundError, match="no run to resume"):
+        train(TrainConfig(game="", side="", out=str(tmp_path / "none"), steps=0), "x", resume=True,
+              progress=False, log=lambda _t: None)
