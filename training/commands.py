@@ -52,6 +52,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--net-arch", type=int, nargs="+", default=d.net_arch, metavar="UNITS",
                    help=f"hidden layers of the policy and value nets (default {d.net_arch})")
     p.add_argument("--learning-rate", type=float, default=d.learning_rate)
+    p.add_argument("--lr-schedule", choices=("constant", "linear"), default=d.lr_schedule,
+                   help="linear: decay the learning rate to 0 at the run's last step (default constant)")
     p.add_argument("--n-steps", type=int, default=d.n_steps, help="rollout length per env")
     p.add_argument("--batch-size", type=int, default=d.batch_size)
     p.add_argument("--n-epochs", type=int, default=d.n_epochs)
@@ -91,7 +93,7 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
             options=parse_assignments(args.option, "--option") if args.option else {},
             steps=args.steps or _DEFAULTS.steps, opponents=args.opponent, opponent_weights=args.opponent_weights,
             envs=args.envs, seed=args.seed, reward=args.reward, net_arch=args.net_arch,
-            learning_rate=args.learning_rate, n_steps=args.n_steps, batch_size=args.batch_size,
+            learning_rate=args.learning_rate, lr_schedule=args.lr_schedule, n_steps=args.n_steps, batch_size=args.batch_size,
             n_epochs=args.n_epochs, gamma=args.gamma, ent_coef=args.ent_coef, clip_range=args.clip_range,
             imitate=args.imitate, imitation_games=args.imitation_games,
             imitation_epochs=args.imitation_epochs, eval_opponent=args.eval_opponent,

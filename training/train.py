@@ -14,7 +14,7 @@ optional imitation warm start (:mod:`training.imitation`), then PPO on
 ``envs`` parallel environments (``SubprocVecEnv`` when ``envs > 1``) against the
 opponent pool (:mod:`training.opponents`), with a masked evaluation against
 ``eval_opponent`` every ``eval_every`` steps and a checkpoint every
-``checkpoint_every`` steps. Ctrl-C saves a checkpoint before stopping;
+``checkpoint_every`` steps. Ctrl-C (or SIGTERM) saves a checkpoint before stopping;
 ``fof train --resume RUN`` continues from the latest checkpoint with the run's
 own config (the env seeds of the continued part derive from the seed and the
 step count, so a resumed run is reproducible but not identical to an
@@ -23,10 +23,13 @@ uninterrupted one).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import platform
 import shlex
+import signal
 import sys
+import threading
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -35,6 +38,7 @@ from agents.ppo import BOTH_SIDES, CARD_FORMAT
 from training.opponents import SELF, checkpoints, parse_pool
 
 CONFIG = "config.json"
+LR_SCHEDULES = ("constant", "linear")
 PROGRESS = "progress.json"
 MODEL = "model.zip"
 
@@ -55,6 +59,7 @@ class TrainConfig:
     reward: str = "win"
     net_arch: list[int] = field(default_factory=lambda: [128, 128])
     learning_rate: float = 3e-4
+    lr_schedule: str = "constant"  # or "linear": decays to 0 at the end of the run
     n_steps: int = 1024
     batch_size: int = 256
     n_epochs: int = 5
@@ -96,6 +101,8 @@ class TrainConfig:
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
         if self.imitate is not None:
             build_agent(self.imitate, game, 0, 0)
+        if self.lr_schedule not in LR_SCHEDULES:
+            raise ValueError(f"lr_schedule must be one of {LR_SCHEDULES}, got {self.lr_schedule!r}")
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TrainConfig:
@@ -132,12 +139,23 @@ def _make_vec_env(config: TrainConfig, run: Path, seed: int):
     return VecMonitor(venv)
 
 
+@dataclass(frozen=True)
+class LinearSchedule:
+    """sb3 learning-rate schedule: ``start * progress_remaining`` (1 at the start, 0 at the end)."""
+
+    start: float
+
+    def __call__(self, progress_remaining: float) -> float:
+        return self.start * progress_remaining
+
+
 def _new_model(config: TrainConfig, venv, run: Path):
     from sb3_contrib import MaskablePPO
 
     arch = list(config.net_arch)
+    lr = LinearSchedule(config.learning_rate) if config.lr_schedule == "linear" else config.learning_rate
     return MaskablePPO(
-        "MlpPolicy", venv, learning_rate=config.learning_rate, n_steps=config.n_steps,
+        "MlpPolicy", venv, learning_rate=lr, n_steps=config.n_steps,
         batch_size=config.batch_size, n_epochs=config.n_epochs, gamma=config.gamma,
         gae_lambda=config.gae_lambda, ent_coef=config.ent_coef, clip_range=config.clip_range,
         policy_kwargs={"net_arch": {"pi": arch, "vf": arch}}, tensorboard_log=str(run / "tb"),
@@ -272,8 +290,9 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
         remaining = config.steps - model.num_timesteps
         try:
             if remaining > 0:
-                model.learn(remaining, callback=[evaluator, checkpointer], reset_num_timesteps=not latest,
-                            tb_log_name="ppo", progress_bar=progress)
+                with _sigterm_as_interrupt():
+                    model.learn(remaining, callback=[evaluator, checkpointer], reset_num_timesteps=not latest,
+                                tb_log_name="ppo", progress_bar=progress)
         except KeyboardInterrupt:
             path = save_checkpoint(model, ckpt_dir, config.keep_checkpoints)
             save_progress(model)
@@ -294,6 +313,23 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
     finally:
         venv.close()
     return run / MODEL
+
+
+@contextlib.contextmanager
+def _sigterm_as_interrupt():
+    """Inside: SIGTERM (``kill``, a batch scheduler) stops training like Ctrl-C, checkpoint first."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(_signum, _frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def command_line(argv: list[str] | None = None) -> str:
