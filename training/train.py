@@ -6,7 +6,7 @@ A run lives in one folder (``--out``)::
     progress.json        steps, wall time, learning curve; rewritten at every checkpoint/evaluation
     checkpoints/         ckpt_<steps>.zip: model + optimizer state, every --checkpoint-every steps
     tb/                  TensorBoard logs (tensorboard --logdir RUN/tb)
-    model.zip            the final policy (optimizer state left out: small, for playing)
+    model.zip            the final policy (float16 weights, no optimizer state: small, for playing)
     model.json           its card (agents.ppo reads it): see :func:`write_card`
 
 Steps: ``total_timesteps`` counts the learner's decisions (env steps). The loop:
@@ -176,14 +176,28 @@ def _imitate(config: TrainConfig, model, progress: bool) -> dict[str, Any]:
     return stats
 
 
+def round_to_half(policy) -> None:
+    """Round the policy's weights to float16 precision (kept as float32): the network then
+    computes exactly what the float16 file :func:`export_model` writes will compute once loaded."""
+    import torch
+
+    with torch.no_grad():
+        for param in policy.parameters():
+            param.copy_(param.half().float())
+
+
 def export_model(model, path: Path) -> None:
-    """Save ``model`` without its optimizer state (a fraction of the size; enough to play)."""
+    """Save ``model`` to play: float16 weights (rounded first by :func:`round_to_half`), no
+    optimizer state: a sixth of a checkpoint. ``MaskablePPO.load`` reads it back as float32
+    (``load_state_dict`` casts), so it loads like any sb3 model."""
     policy = model.policy
     full = policy.optimizer
     policy.optimizer = policy.optimizer_class(policy.parameters(), lr=0.0, **policy.optimizer_kwargs)
+    policy.half()
     try:
         model.save(path)
     finally:
+        policy.float()
         policy.optimizer = full
 
 
@@ -300,6 +314,7 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
             raise
         save_checkpoint(model, ckpt_dir, config.keep_checkpoints)
         save_progress(model)
+        round_to_half(model.policy)  # the final evaluation plays the weights model.zip ships
         final = evaluate_policy(game, config.side, model.policy, config.eval_opponent,
                                 config.final_eval_games, config.seed + 2)
         export_model(model, run / MODEL)

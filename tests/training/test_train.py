@@ -9,7 +9,10 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
+import torch  # noqa: E402
+
 from agents.base import make_agent  # noqa: E402
+from agents.ppo import load_policy  # noqa: E402
 from evaluation.match import play_game  # noqa: E402
 from fof_env import cli  # noqa: E402
 from fof_env.core.registry import make_game  # noqa: E402
@@ -39,6 +42,9 @@ def test_tiny_run_writes_a_model_that_plays_legally(tmp_path, capsys):
     assert card["imitation"]["decisions"] > 0
     assert (run / "tb").is_dir() and list((run / "checkpoints").glob("ckpt_*.zip"))
     assert (run / "model.zip").stat().st_size < 5_000_000
+
+    policy = load_policy(str((run / "model.zip").resolve()))  # float16 on disk, float32 loaded
+    assert all(p.dtype == torch.float32 and torch.equal(p, p.half().float()) for p in policy.parameters())
 
     game = make_game("strike_force_one")
     for seed in range(3):
