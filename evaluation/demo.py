@@ -10,7 +10,7 @@ printed; ``--out`` (default ``reports/demo``) gets, per game, ``results.json``,
 ``results.csv``, ``report.md``, ``report.html`` (self-contained, with plots) and
 the game records, plus ``index.html`` linking the games' reports.
 
-Defaults take about two minutes on two cores. ``fof evaluate`` runs any other
+Defaults take about two minutes on two cores (most of it the MCTS games). ``fof evaluate`` runs any other
 tournament.
 """
 
@@ -53,7 +53,7 @@ def write_index(out: Path, reports: dict[str, Path]) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m evaluation.demo", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=20, help="games per ordered pairing (default 20)")
+    parser.add_argument("--games", type=int, default=16, help="games per ordered pairing (default 16)")
     parser.add_argument("--mcts", type=int, default=20, help="simulations of the MCTS agent (default 20)")
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--seed", type=int, default=1)
