@@ -37,6 +37,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", help="the run folder (default runs/<game>-<side>)")
     p.add_argument("--resume", metavar="RUN", help="continue the run in RUN from its latest checkpoint "
                    "with its own config (only --steps may change it)")
+    p.add_argument("--best", action="store_true",
+                   help="with --resume: train no further; finish the run (final evaluation, model.zip, card) "
+                   "from the kept checkpoint with the best evaluation win rate instead of the latest")
     p.add_argument("--steps", type=int, default=None,
                    help=f"total learner steps (default {d.steps}); with --resume: the run's new total "
                    "(at or below the steps done: finish the run from its latest checkpoint)")
@@ -80,6 +83,8 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
     def log(text: str) -> None:
         print(text, file=out, flush=True)
 
+    if args.best and not args.resume:
+        args.parser.error("--best finishes an existing run: use it with --resume RUN")
     if args.resume:
         given = [a for a in ("game", "side", "out") if getattr(args, a)]
         if given:
@@ -101,7 +106,8 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
             checkpoint_every=args.checkpoint_every, torch_threads=args.torch_threads,
         )
     try:
-        train(config, command_line(args.argv), resume=bool(args.resume), progress=not args.no_progress, log=log)
+        train(config, command_line(args.argv), resume=bool(args.resume), best=args.best,
+              progress=not args.no_progress, log=log)
     except (ValueError, FileExistsError, FileNotFoundError) as exc:
         print(f"fof train: {exc}", file=sys.stderr)
         return 2

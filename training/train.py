@@ -222,6 +222,7 @@ def write_card(path: Path, config: TrainConfig, game, progress: dict[str, Any],
         "resume_commands": commands[1:],
         "config": asdict(config),
         "imitation": progress.get("imitation"),
+        "selected": progress.get("selected"),
         "final_evaluation": final,
         "curve": progress["curve"],
         "versions": _versions(),
@@ -230,11 +231,30 @@ def write_card(path: Path, config: TrainConfig, game, progress: dict[str, Any],
     return card
 
 
+def best_checkpoint(folder: Path, curve: list[dict[str, Any]]) -> tuple[Path, dict[str, Any]]:
+    """The kept checkpoint whose evaluation point scored best (mean win rate over the sides
+    evaluated; ties: the later one), with what was chosen."""
+    scores: dict[int, list[float]] = {}
+    for point in curve:
+        scores.setdefault(point["timesteps"], []).append(point["win_rate"])
+    kept = []
+    for path in checkpoints(folder):
+        steps = int(path.stem.rpartition("_")[2])
+        if steps in scores:
+            kept.append((sum(scores[steps]) / len(scores[steps]), steps, path))
+    if not kept:
+        raise ValueError(f"no checkpoint in {folder} has an evaluation point to choose by")
+    score, steps, path = max(kept)
+    return path, {"checkpoint": path.name, "timesteps": steps, "eval_win_rate": round(score, 4)}
+
+
 def train(config: TrainConfig, command: str, *, resume: bool = False, progress: bool = True,
-          log=print) -> Path:
+          best: bool = False, log=print) -> Path:
     """Train (or, with ``resume``, continue) the run in ``config.out``; returns the model path.
 
-    ``command`` is the exact command line, recorded in the config and the card. With
+    ``best`` (with ``resume``) finishes the run from the kept checkpoint with the best
+    evaluation point instead of the latest (:func:`best_checkpoint`; recorded in the
+    card as ``selected``). ``command`` is the exact command line, recorded in the config and the card. With
     ``resume``, only ``config.out`` and ``config.steps`` are read: a new total (0 keeps
     the run's own) extends the run, or, at or below the steps already done, finishes it
     there (final evaluation, ``model.zip`` and card from the latest checkpoint).
@@ -284,6 +304,10 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
         from sb3_contrib import MaskablePPO
 
         latest = checkpoints(ckpt_dir)[-1:] if resume else []
+        if best:  # finish from the best evaluated checkpoint, training no further
+            chosen, state["selected"] = best_checkpoint(ckpt_dir, state["curve"])
+            latest = [chosen]
+            log(f"finishing from the best evaluated checkpoint: {state['selected']}")
         if latest:
             model = MaskablePPO.load(latest[0], env=venv, device="cpu", tensorboard_log=str(run / "tb"))
             log(f"resuming {run} from {latest[0].name} ({model.num_timesteps} steps)")
@@ -301,7 +325,7 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
                 log(f"  step 0: {point['side']} vs {point['opponent']} win rate {point['win_rate']:.3f}")
         checkpointer = Checkpointer(ckpt_dir, config.checkpoint_every, config.keep_checkpoints,
                                     on_save=lambda _path: save_progress(model))
-        remaining = config.steps - model.num_timesteps
+        remaining = 0 if best else config.steps - model.num_timesteps
         try:
             if remaining > 0:
                 with _sigterm_as_interrupt():

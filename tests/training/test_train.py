@@ -124,3 +124,21 @@ def test_resume_with_fewer_steps_finishes_the_run_from_its_checkpoint(tmp_path):
     with pytest.raises(FileNotFoundError, match="no run to resume"):
         train(TrainConfig(game="", side="", out=str(tmp_path / "none"), steps=0), "x", resume=True,
               progress=False, log=lambda _t: None)
+
+
+def test_best_finishes_from_the_best_evaluated_checkpoint(tmp_path):
+    run = tmp_path / "best"
+    config = TrainConfig(game="strike_force_one", side="soviet", out=str(run), steps=1536, envs=1,
+                         opponents=["random"], eval_opponent="random", n_steps=256, batch_size=128,
+                         n_epochs=1, net_arch=[16], eval_every=512, eval_games=4, final_eval_games=2,
+                         checkpoint_every=512, torch_threads=1)
+    train(config, "fof train (first)", progress=False, log=lambda _t: None)
+    curve = json.loads((run / "progress.json").read_text())["curve"]
+    rate = {p["timesteps"]: p["win_rate"] for p in curve}
+    kept = [int(p.stem.split("_")[1]) for p in (run / "checkpoints").glob("ckpt_*.zip")]
+    best_steps = max((rate[s], s) for s in kept if s in rate)[1]
+    train(TrainConfig(game="", side="", out=str(run), steps=0), "fof train --resume --best", resume=True,
+          best=True, progress=False, log=lambda _t: None)
+    card = json.loads((run / "model.json").read_text())
+    assert card["selected"]["timesteps"] == best_steps == card["timesteps"]
+    assert card["selected"]["eval_win_rate"] == rate[best_steps]
