@@ -252,12 +252,14 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
           best: bool = False, log=print) -> Path:
     """Train (or, with ``resume``, continue) the run in ``config.out``; returns the model path.
 
-    ``best`` (with ``resume``) finishes the run from the kept checkpoint with the best
-    evaluation point instead of the latest (:func:`best_checkpoint`; recorded in the
-    card as ``selected``). ``command`` is the exact command line, recorded in the config and the card. With
-    ``resume``, only ``config.out`` and ``config.steps`` are read: a new total (0 keeps
-    the run's own) extends the run, or, at or below the steps already done, finishes it
-    there (final evaluation, ``model.zip`` and card from the latest checkpoint).
+    ``command`` is the exact command line, recorded in the config and the card.
+
+    With ``resume``, only ``config.out`` and ``config.steps`` are read: a new total (0
+    keeps the run's own) extends the run, or, at or below the steps already done,
+    finishes it there (final evaluation, ``model.zip`` and card from the latest
+    checkpoint). A run stopped before its first checkpoint starts over. ``best`` (with
+    ``resume``) finishes the run from the kept checkpoint with the best evaluation point
+    instead (:func:`best_checkpoint`; recorded in the card as ``selected``).
     """
     import torch
 
@@ -271,6 +273,9 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
     )
 
     run = Path(config.out)
+    if best and not resume:
+        raise ValueError("best finishes an existing run: use it with resume")
+    fresh = {"timesteps": 0, "wall_seconds": 0.0, "curve": [], "imitation": None}
     if resume:
         if not (run / CONFIG).exists():
             raise FileNotFoundError(f"no run to resume in {run} (no {CONFIG})")
@@ -280,13 +285,14 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
         if extra_steps:
             config.steps = extra_steps
         commands = saved["commands"] + [command]
-        state = json.loads((run / PROGRESS).read_text())
+        has_checkpoint = bool(checkpoints(run / "checkpoints")) and (run / PROGRESS).exists()
+        state = json.loads((run / PROGRESS).read_text()) if has_checkpoint else dict(fresh)
     else:
         if (run / CONFIG).exists():
             raise FileExistsError(f"{run} already holds a run: continue it with `fof train --resume {run}` "
                                   "or choose another --out")
         commands = [command]
-        state = {"timesteps": 0, "wall_seconds": 0.0, "curve": [], "imitation": None}
+        state = dict(fresh)
     config.validate()
     run.mkdir(parents=True, exist_ok=True)
     _write_json(run / CONFIG, {"config": asdict(config), "commands": commands})

@@ -142,3 +142,26 @@ def test_best_finishes_from_the_best_evaluated_checkpoint(tmp_path):
     card = json.loads((run / "model.json").read_text())
     assert card["selected"]["timesteps"] == best_steps == card["timesteps"]
     assert card["selected"]["eval_win_rate"] == rate[best_steps]
+
+
+def test_a_run_stopped_before_its_first_checkpoint_starts_over_on_resume(tmp_path, monkeypatch):
+    from training import train as train_module
+
+    run = tmp_path / "early"
+    config = TrainConfig(game="strike_force_one", side="soviet", out=str(run), steps=512, envs=1,
+                         opponents=["random"], imitate="heuristic", imitation_games=2, imitation_epochs=1,
+                         n_steps=256, batch_size=128, n_epochs=1, net_arch=[16], eval_every=512,
+                         eval_games=2, final_eval_games=2, checkpoint_every=512, torch_threads=1)
+
+    def interrupted(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as patch:
+        patch.setattr(train_module, "_imitate", interrupted)
+        with pytest.raises(KeyboardInterrupt):
+            train(config, "fof train (first)", progress=False, log=lambda _t: None)
+    assert (run / "config.json").exists() and not (run / "model.zip").exists()
+    train(TrainConfig(game="", side="", out=str(run), steps=0), "fof train --resume", resume=True,
+          progress=False, log=lambda _t: None)
+    card = json.loads((run / "model.json").read_text())
+    assert card["imitation"]["episodes"] == 2 and card["timesteps"] >= 512
