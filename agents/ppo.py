@@ -32,6 +32,9 @@ from typing import Any
 
 import numpy as np
 
+from fof_env.core.errors import OptionError
+from fof_env.core.options import parse_value
+
 MODELS_DIR = Path(__file__).with_name("models")
 CARD_FORMAT = "fof-model-card/1"
 BOTH_SIDES = "both"
@@ -178,7 +181,9 @@ class PPOAgent(PolicyAgent):
         card = read_card(path)
         both = check_card(card, game, player, str(path))
         if isinstance(deterministic, str):
-            deterministic = deterministic.strip().lower() in ("1", "true", "yes")
+            deterministic = parse_value(deterministic)
+        if deterministic not in (True, False):  # also 1 / 0
+            raise OptionError(f"ppo: deterministic must be true or false, got {deterministic!r}")
         super().__init__(game, player, load_policy(str(path.resolve())), seed,
                          deterministic=deterministic, both_sides=both, name=f"ppo:{path}")
         self.path = path

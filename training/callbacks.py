@@ -41,8 +41,8 @@ def evaluate_policy(game, side: str, policy, opponent: str, games: int, seed: in
     out = []
     for player in sides_of(game, side):
         tally = [0, 0, 0]  # wins, draws, losses
+        learner = PolicyAgent(game, player, policy, both_sides=side == BOTH_SIDES)  # deterministic: no state
         for g in range(games):
-            learner = PolicyAgent(game, player, policy, both_sides=side == BOTH_SIDES)
             other = build_agent(opponent, game, 1 - player, int(seeds[g]) + 1)
             agents = [learner, other] if player == 0 else [other, learner]
             winner = play_game(game, agents, int(seeds[g]), record=False).winner

@@ -135,17 +135,7 @@ def behaviour_clone(policy, data: Demonstrations, epochs: int, batch_size: int =
         }
 
 
-class _NoBar:
-    def update(self, n: int) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-
 def _bar(total: int, desc: str, progress: bool):
-    if not progress:
-        return _NoBar()
     from tqdm import tqdm
 
-    return tqdm(total=total, desc=desc, unit="", leave=False)
+    return tqdm(total=total, desc=desc, unit="", leave=False, disable=not progress)

@@ -37,12 +37,14 @@ def parse_pool(specs: Sequence[str], weights: Sequence[float] | None) -> list[tu
     return [(str(s), float(w)) for s, w in zip(specs, weights, strict=True)]
 
 
+def checkpoint_steps(path: Path) -> int:
+    """The step count in a checkpoint's name: ``ckpt_50000.zip`` -> 50000."""
+    return int(path.stem.rpartition("_")[2])
+
+
 def checkpoints(folder: Path) -> list[Path]:
     """Checkpoint zips in ``folder``, oldest first (by the step count in the name)."""
-    def steps(path: Path) -> int:
-        return int(path.stem.rpartition("_")[2])
-
-    return sorted(folder.glob("ckpt_*.zip"), key=steps) if folder.is_dir() else []
+    return sorted(folder.glob("ckpt_*.zip"), key=checkpoint_steps) if folder.is_dir() else []
 
 
 class OpponentPool:

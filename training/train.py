@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.ppo import BOTH_SIDES, CARD_FORMAT
-from training.opponents import SELF, checkpoints, parse_pool
+from training.opponents import SELF, checkpoint_steps, checkpoints, parse_pool
 
 CONFIG = "config.json"
 LR_SCHEDULES = ("constant", "linear")
@@ -239,7 +239,7 @@ def best_checkpoint(folder: Path, curve: list[dict[str, Any]]) -> tuple[Path, di
         scores.setdefault(point["timesteps"], []).append(point["win_rate"])
     kept = []
     for path in checkpoints(folder):
-        steps = int(path.stem.rpartition("_")[2])
+        steps = checkpoint_steps(path)
         if steps in scores:
             kept.append((sum(scores[steps]) / len(scores[steps]), steps, path))
     if not kept:

@@ -68,6 +68,8 @@ def test_a_model_for_another_side_or_game_is_refused(untrained_model):
         make_agent("ppo", make_game("strike_force_one"), "soviet", path=str(untrained_model))
     with pytest.raises(FileNotFoundError):
         make_agent("ppo", make_game("lost_and_found"), "taliban", path="no/such/model.zip")
+    with pytest.raises(ValueError, match="deterministic must be true or false"):
+        make_agent("ppo", make_game("lost_and_found"), "taliban", path=str(untrained_model), deterministic="maybe")
 
 
 @pytest.mark.parametrize("game_name, side", [("strike_force_one", "soviet"), ("lost_and_found", "taliban")])
