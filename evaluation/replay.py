@@ -98,9 +98,7 @@ def _initial_state(data: dict[str, Any]) -> tuple[State, bool]:
     start = data["start"]
     seed = start.get("seed") if isinstance(start, dict) else None
     try:
-        state = game.new_initial_state(seed)
-        if json.loads(state.to_json())["start"] != start:  # the record starts from another position
-            state = game.state_from_position(start)
+        state = game.state_from_position(start)  # seeds the dice from the position's seed
     except (PositionError, KeyError, TypeError, ValueError) as exc:
         raise ReplayError(f"cannot set up the record's start position: {exc}") from exc
     if seed is None:
