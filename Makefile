@@ -19,7 +19,7 @@ $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON_BOOT) -m venv $(VENV)
 	$(PIP) install --upgrade pip
 	$(PIP) install $(TORCH_PIN)
-	$(PIP) install -e '.[dev]'
+	$(PIP) install -e '.[dev,ray]'
 	touch $(STAMP)
 
 test: $(STAMP)

@@ -1,4 +1,4 @@
-"""Re-simulate a game record (``fof-record/1``, from ``state.to_json()``) and check it.
+"""Re-simulate a game record (``fof-record/2``, from ``state.to_json()``) and check it.
 
 A record holds the game, its options, the start position (with the dice seed),
 the actions as canonical strings, the dice rolled and the final dice state
@@ -12,8 +12,11 @@ end; each action and the events it caused, as ``fof play`` prints them) and call
 
 Verification: the re-simulated final state must equal the recorded one exactly:
 its own record (``to_json``: options, start, actions, every die rolled, the final
-dice state) must equal the given one, and its :meth:`fingerprint` must equal that
-of ``State.from_json(record)`` (the state rebuilt from the record's rolls). A
+dice state) must equal the given one, and the record's ``final`` block (decisions,
+the final state's :meth:`~fof_env.core.game.State.digest`, the result) must match
+it, so an edited record (options, actions) or a truncated one is reported, never
+"verified". A ``fof-record/1`` record has no ``final`` block: it replays, but is not
+verified. A
 record without a dice seed (a game played with unseeded dice) cannot be
 re-simulated from a seed: it is replayed with its recorded rolls instead, and the
 result says so.
@@ -33,7 +36,7 @@ from typing import Any, TextIO
 
 from fof_env.core.dice import ScriptedDice, dice_from_json
 from fof_env.core.errors import IllegalActionError, OptionError, PositionError
-from fof_env.core.game import RECORD_FORMAT, State
+from fof_env.core.game import State, final_problems, record_data
 from fof_env.core.registry import make_game
 
 
@@ -66,27 +69,19 @@ class ReplayResult:
 
 
 def load_record(source: str | Path | dict[str, Any]) -> dict[str, Any]:
-    """A record as a dict, from a dict, a JSON string or a file path; :class:`ReplayError` if not one."""
-    if isinstance(source, dict):
-        data = source
-    else:
+    """A record as a dict, from a dict, a JSON string or a file path, with every field of the
+    right type; :class:`ReplayError` (one line) if it is not one (binary files included)."""
+    if not isinstance(source, dict):
         text = str(source)
         if isinstance(source, Path) or not text.lstrip().startswith("{"):
             try:
-                text = Path(source).read_text(encoding="utf-8")
+                source = Path(source).read_bytes()
             except OSError as exc:
-                raise ReplayError(f"cannot read record {source}: {exc}") from exc
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ReplayError(f"not a JSON game record: {exc}") from exc
-    if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
-        got = data.get("format") if isinstance(data, dict) else type(data).__name__
-        raise ReplayError(f"not a game record (format {got!r}, want {RECORD_FORMAT!r})")
-    missing = [k for k in ("game", "start", "actions", "rolls", "dice") if k not in data]
-    if missing:
-        raise ReplayError(f"malformed game record: missing {', '.join(missing)}")
-    return data
+                raise ReplayError(f"cannot read record {source}: {exc.strerror or exc}") from None
+    try:
+        return record_data(source)
+    except PositionError as exc:
+        raise ReplayError(str(exc)) from None
 
 
 def _initial_state(data: dict[str, Any]) -> tuple[State, bool]:
@@ -94,20 +89,25 @@ def _initial_state(data: dict[str, Any]) -> tuple[State, bool]:
     try:
         game = make_game(data["game"], **data.get("options", {}))
     except (OptionError, TypeError) as exc:
-        raise ReplayError(f"cannot build the record's game: {exc}") from exc
+        raise ReplayError(f"cannot build the record's game: {exc}") from None
     start = data["start"]
-    seed = start.get("seed") if isinstance(start, dict) else None
+    seed = start.get("seed")
+    # With a seed the dice (set-up rolls included) are re-simulated from it; without, scripted.
+    dice = None if seed is not None else ScriptedDice(data["rolls"])
     try:
-        state = game.state_from_position(start)  # seeds the dice from the position's seed
-    except (PositionError, KeyError, TypeError, ValueError) as exc:
-        raise ReplayError(f"cannot set up the record's start position: {exc}") from exc
-    if seed is None:
-        state.dice = ScriptedDice(list(data["rolls"]))
+        state = game.state_from_position(start, dice=dice)
+    except (PositionError, ValueError, RuntimeError) as exc:
+        raise ReplayError(f"cannot set up the record's start position: {exc}") from None
     return state, seed is not None
 
 
 def verify(state: State, data: dict[str, Any], *, seeded: bool = True) -> list[str]:
-    """What differs between the re-simulated ``state`` and the record ``data`` (empty: nothing)."""
+    """What differs between the re-simulated ``state`` and the record ``data`` (empty: nothing).
+
+    The record's ``final`` block (decisions, digest and result of the final state) must match
+    the re-simulated state: an edited record (options, actions, rolls) or a truncated one does
+    not. A ``fof-record/1`` record has no such block, and says so.
+    """
     problems = []
     mine = json.loads(state.to_json())
     what = {
@@ -123,13 +123,10 @@ def verify(state: State, data: dict[str, Any], *, seeded: bool = True) -> list[s
             continue
         if mine.get(key) != data.get(key):
             problems.append(f"{words}: not as recorded")
-    try:
-        recorded = State.from_json(data)
-    except PositionError as exc:
-        problems.append(f"the record's own final state cannot be rebuilt: {exc}")
+    if data.get("final") is None:
+        problems.append(f"the record ({data.get('format')}) holds no final digest to check the game against")
     else:
-        if state.fingerprint() != recorded.fingerprint():
-            problems.append("the final position (fingerprint) differs from the recorded final state")
+        problems.extend(final_problems(state, data["final"]))
     return problems
 
 
@@ -184,9 +181,9 @@ def replay(
     show(0, "--- start ---")
     narrate()
     actions = data["actions"]
-    if not isinstance(actions, list):
-        raise ReplayError("malformed game record: 'actions' is not a list")
     for i, text in enumerate(actions):
+        if not isinstance(text, str):
+            raise ReplayError(f"record action {i} is {text!r}, not an action string")
         if state.is_terminal:
             raise ReplayError(f"record action {i} ({text!r}): the game was already over")
         player, kind = state.current_player, state.decision.kind

@@ -29,7 +29,9 @@ import textwrap
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from fof_env.core.dice import check_seed
 from fof_env.core.errors import OptionError, PositionError
+from fof_env.core.files import check_writable_file, write_text_atomic
 from fof_env.core.options import parse_assignments
 from fof_env.core.registry import list_games, make_game
 
@@ -414,6 +416,15 @@ def _cmd_play(args, out: TextIO) -> int:
         )
         return 2
     seed = args.seed
+    try:
+        check_seed(seed, "--seed")
+    except OptionError as exc:
+        print(f"fof play: {exc}", file=sys.stderr)
+        return 2
+    problem = check_writable_file(args.record) if args.record else None
+    if problem is not None:  # found now, not after the whole game is played
+        print(f"fof play: --record {args.record}: {problem}", file=sys.stderr)
+        return 2
     agents = []
     for player, side in enumerate(names):
         kind = getattr(args, side, None) or default_kind(game)
@@ -491,10 +502,9 @@ def _cmd_play(args, out: TextIO) -> int:
     print(f"Result: {result}; score {score}; {decisions} decisions", file=out)
     if args.record:
         try:
-            with open(args.record, "w", encoding="utf-8") as fh:
-                fh.write(state.to_json())
+            write_text_atomic(args.record, state.to_json())
         except OSError as exc:
-            print(f"fof play: cannot write record: {exc}", file=sys.stderr)
+            print(f"fof play: cannot write record {args.record}: {exc.strerror or exc}", file=sys.stderr)
             return 1
         print(f"Record written to {args.record}", file=out)
     return 0

@@ -158,7 +158,7 @@ def test_human_play_lost_and_found(capsys, monkeypatch):
     out = capsys.readouterr().out
     assert "[taliban] turn 0: decision deploy" in out and "context: initiative=taliban, unit=tal.1" in out
     assert "legal: x19y07 x17y09 x19y09 x21y09 x15y11" in out
-    assert "Not understood: no point 'bogus' on this table" in out
+    assert "Not understood: cannot read action 'bogus': use a point like 'x01y01'..'x35y35'" in out
     assert "Illegal: 'x01y01' is not a legal action for decision 'deploy' now." in out
     assert "a table point like 'x19y07'" in out and "Now: deploy: choose the point" in out  # help
     assert "pilot: x21y17; contact: False" in out  # map
@@ -206,3 +206,27 @@ def test_human_usmc_never_sees_hidden_taliban(capsys, monkeypatch):
     for u in hidden:
         name = state.action_to_str(324 + u)
         assert f" {name} " not in out and f"{name}=" not in out
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--seed", "-1"], "fof play: --seed must be None or an integer 0..2**64-1, got -1\n"),
+        (["--record", "{tmp}"], "fof play: --record {tmp}: {tmp} is a folder, not a file\n"),
+        (["--record", "{tmp}/missing/game.json"], "fof play: --record {tmp}/missing/game.json: folder {tmp}/missing does not exist\n"),
+    ],
+)
+def test_play_refuses_bad_arguments_before_playing(tmp_path, capsys, extra, message):
+    extra = [a.replace("{tmp}", str(tmp_path)) for a in extra]
+    argv = ["play", "lost_and_found", "--taliban", "random", "--usmc", "random", "--seed", "1", "--quiet"]
+    assert cli.main([*argv, *extra]) == 2
+    captured = capsys.readouterr()
+    assert captured.err == message.replace("{tmp}", str(tmp_path)) and "Result" not in captured.out
+
+
+def test_play_writes_its_record_whole(tmp_path, capsys):
+    path = tmp_path / "game.json"
+    argv = ["play", "strike_force_one", "--soviet", "random", "--us", "random", "--seed", "4", "--quiet"]
+    assert cli.main([*argv, "--record", str(path)]) == 0
+    record = json.loads(path.read_text())
+    assert record["final"]["decisions"] == len(record["actions"]) and list(tmp_path.iterdir()) == [path]

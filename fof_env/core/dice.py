@@ -11,7 +11,21 @@ from typing import Any
 
 import numpy as np
 
-from fof_env.core.errors import PositionError
+from fof_env.core.errors import OptionError, PositionError
+
+SEED_LIMIT = 2**64  # seeds are integers 0 .. 2**64 - 1
+
+
+def check_seed(seed: object, where: str = "seed") -> int | None:
+    """``seed`` as a plain ``int`` (NumPy integers accepted) or None; :class:`OptionError` naming
+    ``where`` for anything else: negative, too large, a bool, a float, a string."""
+    if seed is None:
+        return None
+    if isinstance(seed, np.integer):
+        seed = int(seed)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
+        raise OptionError(f"{where} must be None or an integer 0..2**64-1, got {seed!r}")
+    return seed
 
 
 class SeededDice:

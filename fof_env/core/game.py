@@ -8,6 +8,7 @@ records (``to_json``/``from_json``) and the shared bookkeeping.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from dataclasses import dataclass, field
@@ -15,11 +16,13 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from fof_env.core.dice import Dice, ScriptedDice, SeededDice, dice_from_json
-from fof_env.core.errors import IllegalActionError, PositionError
+from fof_env.core.dice import Dice, ScriptedDice, SeededDice, check_seed, dice_from_json
+from fof_env.core.errors import IllegalActionError, OptionError, PositionError
 from fof_env.core.events import DiceRolled, Event
+from fof_env.core.options import OptionSpec
 
-RECORD_FORMAT = "fof-record/1"
+RECORD_FORMAT = "fof-record/2"
+READABLE_RECORD_FORMATS = ("fof-record/1", RECORD_FORMAT)  # /1 records carry no ``final`` block
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +43,7 @@ class Game:
 
     name: ClassVar[str]
     player_names: ClassVar[tuple[str, str]]
+    OPTIONS: ClassVar[tuple[OptionSpec, ...]] = ()  # the keyword options ``make_game`` checks
     num_actions: int
     observation_shape: tuple[int, ...]
     max_decisions: int
@@ -50,31 +54,43 @@ class Game:
         raise NotImplementedError
 
     def new_initial_state(self, seed: int | None = None) -> State:
-        """The scenario's start with dice seeded by ``seed``.
+        """The scenario's start with dice seeded by ``seed`` (None or an integer 0..2**64-1;
+        anything else raises :class:`~fof_env.core.errors.OptionError`).
 
         Clones a template built once per game from :meth:`initial_position` (the set-up
         never changes), so a reset costs a clone rather than parsing the position again.
+        A set-up that rolls dice before its first decision is built anew from the seed.
         """
+        seed = check_seed(seed)
         template = getattr(self, "_template", None)
         if template is None:
             template = self._template = self.state_from_position(self.initial_position())
+        if template._rolls:
+            return self.state_from_position({**self.initial_position(), "seed": seed})
         state = template.clone()
         state.dice = SeededDice(seed)
         state._start = {**state._start, "seed": seed}
         return state
 
-    def state_from_position(self, position: dict[str, Any]) -> State:
+    def state_from_position(self, position: dict[str, Any], *, dice: Dice | None = None) -> State:
+        """A state set up as ``position`` says (the ruleset's position format); raises
+        :class:`~fof_env.core.errors.PositionError` naming what is wrong.
+
+        The dice are ``SeededDice(position["seed"])`` unless ``dice`` is given; either way
+        they roll whatever the set-up itself rolls before the first decision (a record
+        replays its own rolls from the start this way). ``position`` is copied, never kept.
+        """
         raise NotImplementedError
 
     def player_index(self, side: str | int) -> int:
         """0/1 for a side name or index; ValueError listing the sides otherwise."""
-        if isinstance(side, (int, np.integer)) and int(side) in (0, 1):
+        if isinstance(side, (int, np.integer)) and not isinstance(side, (bool, np.bool_)) and int(side) in (0, 1):
             return int(side)
         if side in self.player_names:
             return self.player_names.index(side)  # type: ignore[arg-type]
         raise ValueError(f"unknown side {side!r}; sides of {self.name}: {', '.join(self.player_names)}")
 
-    def state_from_json(self, record: str | dict[str, Any]) -> State:
+    def state_from_json(self, record: str | dict[str, Any] | bytes) -> State:
         return State.from_json(record, game=self)
 
     def __repr__(self) -> str:
@@ -252,9 +268,30 @@ class State:
     def legal_action_strings(self) -> list[str]:
         return self._legal_strings()
 
+    def digest(self) -> str:
+        """SHA-256 (hex) of the game, its options and :meth:`fingerprint`: equal digests, equal
+        positions and futures. Records keep the final state's digest so a replay can prove itself."""
+        payload = [self.game.name, self.game.options, list(self.fingerprint())]
+        text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=_plain)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    def result(self) -> dict[str, Any] | None:
+        """The outcome of a finished game as plain data (None while it runs): ``winner`` (side
+        name or None for a draw), ``returns`` and ``score``."""
+        if not self.is_terminal:
+            return None
+        winner = self.winner
+        score = getattr(self, "score", None)
+        return {
+            "winner": None if winner is None else self.game.player_names[winner],
+            "returns": [float(r) for r in self.returns()],
+            "score": dict(score) if isinstance(score, dict) else score,
+        }
+
     # ---- records -----------------------------------------------------------
     def to_json(self) -> str:
-        """A replayable record: start position, actions, the dice rolled, dice state."""
+        """A replayable record: start position, actions, the dice rolled, dice state, and the
+        ``final`` block that proves it (decisions, the final state's :meth:`digest`, the result)."""
         record = {
             "format": RECORD_FORMAT,
             "game": self.game.name,
@@ -263,12 +300,12 @@ class State:
             "actions": self._history_strings(),
             "rolls": list(self._rolls),
             "dice": self.dice.to_json(),
+            "final": {"decisions": len(self.history), "digest": self.digest(), "result": self.result()},
         }
         return json.dumps(record)
 
     def _history_strings(self) -> list[str]:
-        replay = self.game.state_from_position(self._start)
-        replay.dice = ScriptedDice(self._rolls)
+        replay = self.game.state_from_position(self._start, dice=ScriptedDice(self._rolls))
         out = []
         for a in self.history:
             out.append(replay.action_to_str(a))
@@ -276,32 +313,50 @@ class State:
         return out
 
     @staticmethod
-    def from_json(record: str | dict[str, Any], game: Game | None = None) -> State:
-        """Rebuild the exact state written by :meth:`to_json` (replaying its actions)."""
+    def from_json(record: str | bytes | dict[str, Any], game: Game | None = None) -> State:
+        """Rebuild the exact state written by :meth:`to_json`: set up its start with its own dice
+        rolls, replay its actions, restore the final dice, and check the ``final`` block.
+
+        Raises :class:`PositionError` with one line saying what is wrong: not JSON, not a
+        record, a missing or mistyped field, an action that is not a canonical string or is
+        not legal where it stands, rolls left over or missing, or a final state whose decision
+        count, digest or result differs from the record's (an edited or truncated record).
+        """
         from fof_env.core.registry import make_game
 
+        data = record_data(record)
+        if game is None:
+            try:
+                game = make_game(data["game"], **data["options"])
+            except (OptionError, TypeError) as exc:
+                raise PositionError(f"game record: cannot build its game: {exc}") from None
         try:
-            data = json.loads(record) if isinstance(record, str) else record
-            if data.get("format") != RECORD_FORMAT:
-                raise PositionError(
-                    f"not a game record (format {data.get('format')!r}, want {RECORD_FORMAT!r})"
-                )
-            if game is None:
-                game = make_game(data["game"], **data.get("options", {}))
-            state = game.state_from_position(data["start"])
-            state.dice = ScriptedDice(list(data.get("rolls", [])))
-            for i, text in enumerate(data["actions"]):
-                try:
-                    state.apply(text)
-                except (IllegalActionError, RuntimeError) as exc:
-                    raise PositionError(f"record action {i} ({text!r}) cannot be replayed: {exc}") from exc
-            state.dice = dice_from_json(data["dice"])
-        except (KeyError, TypeError, AttributeError, json.JSONDecodeError) as exc:
-            raise PositionError(f"malformed game record: {exc!r}") from exc
+            state = game.state_from_position(data["start"], dice=ScriptedDice(data["rolls"]))
+        except PositionError as exc:
+            raise PositionError(f"game record: its start position: {exc}") from None
+        except RuntimeError as exc:  # the set-up ran out of recorded rolls
+            raise PositionError(f"game record: its start position cannot be set up: {exc}") from None
+        for i, text in enumerate(data["actions"]):
+            if not isinstance(text, str):
+                raise PositionError(f"game record: action {i} is {text!r}, not an action string")
+            try:
+                state.apply(text)
+            except (IllegalActionError, RuntimeError) as exc:
+                raise PositionError(f"record action {i} ({text!r}) cannot be replayed: {exc}") from None
+        left = state.dice.remaining  # type: ignore[union-attr]
+        if left:
+            raise PositionError(
+                f"game record: {len(left)} of its {len(data['rolls'])} dice rolls are left over after its "
+                f"{len(data['actions'])} actions (a truncated or edited record)"
+            )
+        state.dice = dice_from_json(data["dice"])
+        problems = final_problems(state, data.get("final"))
+        if problems:
+            raise PositionError("game record does not reproduce its final state: " + "; ".join(problems))
         return state
 
-    def _init_bookkeeping(self, seed: int | None, start: dict[str, Any]) -> None:
-        self.dice = SeededDice(seed)
+    def _init_bookkeeping(self, seed: int | None, start: dict[str, Any], dice: Dice | None = None) -> None:
+        self.dice = dice if dice is not None else SeededDice(seed)
         self.history = []
         self.events = []
         self._rolls = []
@@ -318,3 +373,63 @@ class State:
         self._start = other._start
         self._legal_cache = other._legal_cache
         self._mask_cache = other._mask_cache  # never written in place
+
+
+def _plain(value: Any) -> Any:
+    """JSON for the few non-JSON values a fingerprint holds (tuples are lists already)."""
+    if isinstance(value, (set, frozenset)):
+        return sorted(value)
+    if isinstance(value, np.integer):
+        return int(value)
+    raise TypeError(f"fingerprint value {value!r} has no canonical JSON form")
+
+
+def record_data(record: str | bytes | dict[str, Any]) -> dict[str, Any]:
+    """The record as a dict with every field of the right type, or one-line :class:`PositionError`."""
+    if isinstance(record, bytes):
+        try:
+            record = record.decode("utf-8")
+        except UnicodeDecodeError:
+            raise PositionError("not a game record: the data is not UTF-8 text (a binary file?)") from None
+    if isinstance(record, str):
+        try:
+            record = json.loads(record)
+        except json.JSONDecodeError as exc:
+            raise PositionError(f"not a game record: not JSON ({exc})") from None
+    if not isinstance(record, dict):
+        raise PositionError(f"not a game record: a record is a JSON object, got {type(record).__name__}")
+    fmt = record.get("format")
+    if fmt not in READABLE_RECORD_FORMATS:
+        raise PositionError(f"not a game record (format {fmt!r}, want {RECORD_FORMAT!r})")
+    kinds = {"game": str, "options": dict, "start": dict, "actions": list, "rolls": list, "dice": dict}
+    for key, kind in kinds.items():
+        if key not in record:
+            raise PositionError(f"malformed game record: missing {key!r}")
+        if not isinstance(record[key], kind):
+            raise PositionError(
+                f"malformed game record: {key!r} must be a JSON {_JSON_NAMES[kind]}, got {record[key]!r:.60}"
+            )
+    if not all(isinstance(r, int) and not isinstance(r, bool) for r in record["rolls"]):
+        raise PositionError("malformed game record: 'rolls' must be a list of integers (die faces)")
+    final = record.get("final")
+    if final is not None and not isinstance(final, dict):
+        raise PositionError(f"malformed game record: 'final' must be an object, got {final!r:.60}")
+    return record
+
+
+_JSON_NAMES = {str: "string", dict: "object", list: "array"}
+
+
+def final_problems(state: State, final: dict[str, Any] | None) -> list[str]:
+    """How ``state`` differs from a record's ``final`` block (empty: it matches, or there is none)."""
+    if final is None:
+        return []
+    problems = []
+    if final.get("decisions") != len(state.history):
+        problems.append(f"it ends after {len(state.history)} decisions, the record says {final.get('decisions')!r}")
+    if final.get("digest") != state.digest():
+        problems.append("the final position's digest differs from the recorded one")
+    result = json.loads(json.dumps(state.result()))  # as a record holds it (tuples become lists)
+    if final.get("result") != result:
+        problems.append(f"the result is {result}, the record says {final.get('result')}")
+    return problems

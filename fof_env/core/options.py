@@ -1,11 +1,15 @@
-"""Reading ``key=value`` option text (CLI flags, agent specs) into Python values."""
+"""Game options: reading ``key=value`` text (CLI flags, agent specs) into Python values, and the
+declarative :class:`OptionSpec` every game checks its keyword options with."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from fof_env.core.errors import OptionError
+import numpy as np
+
+from fof_env.core.errors import OptionError, UnknownOptionError
 
 
 def parse_value(text: str) -> Any:
@@ -37,3 +41,50 @@ def parse_assignments(items: Iterable[str], context: str) -> dict[str, Any]:
             raise OptionError(f"{context}: expected key=value, got {item!r}")
         out[key.strip().replace("-", "_")] = parse_value(value)
     return out
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One game option: its name, default, Python type (``bool``, ``int`` or ``str``), allowed
+    values (None: any value of the type) and a one-line description."""
+
+    name: str
+    default: Any
+    kind: type
+    choices: tuple[Any, ...] | None = None
+    doc: str = ""
+
+    def describe(self) -> str:
+        """``"rules (full|quick)"``, ``"fog_of_war (bool)"``: the option as error messages list it."""
+        allowed = "|".join(str(c) for c in self.choices) if self.choices else self.kind.__name__
+        return f"{self.name} ({allowed})"
+
+    def check(self, value: Any, owner: str) -> Any:
+        """``value`` as a plain Python value of this option's type (NumPy scalars become ``bool``/``int``);
+        :class:`OptionError` naming the option, what it takes and what it got otherwise."""
+        if self.kind is bool:
+            if isinstance(value, np.bool_):
+                value = bool(value)
+            if not isinstance(value, bool):
+                raise OptionError(f"{owner}: {self.name} must be True or False, got {value!r}")
+        elif self.kind is int:
+            if isinstance(value, np.integer):
+                value = int(value)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise OptionError(f"{owner}: {self.name} must be an integer, got {value!r}")
+        elif not isinstance(value, self.kind):
+            raise OptionError(f"{owner}: {self.name} must be a {self.kind.__name__}, got {value!r}")
+        if self.choices is not None and value not in self.choices:
+            allowed = ", ".join(repr(c) for c in self.choices)
+            raise OptionError(f"{owner}: {self.name} must be one of {allowed}, got {value!r}")
+        return value
+
+
+def check_options(owner: str, specs: Sequence[OptionSpec], given: dict[str, Any]) -> dict[str, Any]:
+    """Every option of ``specs`` (in their order) from ``given`` or its default, each checked
+    by :meth:`OptionSpec.check`. Names not in ``specs`` raise :class:`UnknownOptionError`
+    (also a ``TypeError``, worded like Python's)."""
+    unknown = sorted(set(given) - {s.name for s in specs})
+    if unknown:
+        raise UnknownOptionError(owner, unknown, ", ".join(s.describe() for s in specs) or "none")
+    return {s.name: s.check(given.get(s.name, s.default), owner) for s in specs}

@@ -6,7 +6,6 @@ from typing import Any
 
 import numpy as np
 
-from fof_env.core.dice import SeededDice
 from fof_env.core.errors import IllegalActionError, OptionError
 from fof_env.core.game import Game, State
 from fof_env.core.registry import make_game
@@ -39,6 +38,15 @@ def check_render_mode(render_mode: str | None) -> None:
         raise ValueError(f"render_mode must be None or one of {RENDER_MODES}, got {render_mode!r}")
 
 
+def check_flag(value: Any, name: str) -> bool:
+    """``value`` as a bool (NumPy bools accepted); :class:`OptionError` for anything else (``"no"``)."""
+    if isinstance(value, np.bool_):
+        value = bool(value)
+    if not isinstance(value, bool):
+        raise OptionError(f"{name} must be True or False, got {value!r}")
+    return value
+
+
 def check_reward(reward: str, potential) -> None:
     if reward not in REWARDS:
         raise ValueError(f"reward must be one of {REWARDS}, got {reward!r}")
@@ -58,10 +66,9 @@ def new_state(game: Game, game_seed: int, position: dict[str, Any] | None) -> St
     when the position does not name its own seed."""
     if position is None:
         return game.new_initial_state(game_seed)
-    state = game.state_from_position(position)
-    if position.get("seed") is None:
-        state.dice = SeededDice(game_seed)
-    return state
+    if isinstance(position, dict) and position.get("seed") is None:
+        position = {**position, "seed": game_seed}  # set-up rolls too come from the episode's dice
+    return game.state_from_position(position)
 
 
 def coerce_action(action: Any) -> int | str:

@@ -53,6 +53,7 @@ from fof_env.envs._common import (
     SEED_LIMIT,
     apply_checked,
     build_game,
+    check_flag,
     check_render_mode,
     check_reward,
     end_info,
@@ -81,7 +82,7 @@ class WargameAECEnv(AECEnv):
         self._potential = potential_fn(self.game)
         check_reward(reward, self._potential)
         self.reward_mode = reward
-        self.auto_single = bool(auto_single)
+        self.auto_single = check_flag(auto_single, "auto_single")
         check_render_mode(render_mode)
         self.render_mode = render_mode
         self.possible_agents = list(self.game.player_names)

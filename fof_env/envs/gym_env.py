@@ -89,6 +89,7 @@ from fof_env.envs._common import (
     SEED_LIMIT,
     apply_checked,
     build_game,
+    check_flag,
     check_render_mode,
     check_reward,
     derive_seed,
@@ -146,7 +147,7 @@ class WargameEnv(gym.Env):
         self._potential = potential_fn(self.game)
         check_reward(reward, self._potential)
         self.reward_mode = reward
-        self.auto_single = bool(auto_single)
+        self.auto_single = check_flag(auto_single, "auto_single")
         check_render_mode(render_mode)
         self.render_mode = render_mode
         if illegal_action not in ILLEGAL_ACTION_MODES:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from fof_env.core.errors import OptionError
 from fof_env.core.game import Game
+from fof_env.core.options import OptionSpec, check_options
 from fof_env.core.tabletop import Table
 from fof_env.force_on_force import combat
 from fof_env.force_on_force.observation import OBS_SIZE, OBS_VERSION
@@ -109,43 +110,25 @@ class LostAndFoundGame(Game):
     observation_bounds = (-1.0, 1.0)
     max_decisions = 4000
 
-    def __init__(
-        self,
-        rules: str = "full",
-        fog_of_war: bool = True,
-        taliban_teams: int = 4,
-        ambush: bool = True,
-        capture: bool = True,
-        **unknown: Any,
-    ):
-        if unknown:
-            raise OptionError(
-                f"unknown option(s) {sorted(unknown)} for lost_and_found; options: rules (full|quick), "
-                "fog_of_war (bool), taliban_teams (3|4), ambush (bool), capture (bool)"
-            )
-        if rules not in RULES:
-            raise OptionError(f"rules must be one of {RULES}, got {rules!r}")
-        for key, value in (("fog_of_war", fog_of_war), ("ambush", ambush), ("capture", capture)):
-            if not isinstance(value, bool):
-                raise OptionError(f"{key} must be True or False, got {value!r}")
-        if taliban_teams not in (3, 4) or isinstance(taliban_teams, bool):
-            raise OptionError(f"taliban_teams must be 3 or 4, got {taliban_teams!r}")
-        self.rules = rules
-        self.fog_of_war = fog_of_war
-        self.taliban_teams = taliban_teams
-        self.ambush = ambush
-        self.capture = capture
-        self.options = {
-            "rules": rules,
-            "fog_of_war": fog_of_war,
-            "taliban_teams": taliban_teams,
-            "ambush": ambush,
-            "capture": capture,
-        }
+    OPTIONS = (
+        OptionSpec("rules", "full", str, RULES, "full: quick start + infantry-combat chapter; quick: quick start"),
+        OptionSpec("fog_of_war", True, bool, doc="an unmodified 1 on a reaction test rolls the D10 table"),
+        OptionSpec("taliban_teams", 4, int, (3, 4), doc="3: the introduction's 20 Taliban; 4: the sheet's"),
+        OptionSpec("ambush", True, bool, doc="Ambush Rules are in Effect"),
+        OptionSpec("capture", True, bool, doc="Taliban capture Marine casualties left alone"),
+    )
+
+    def __init__(self, **options: Any):
+        self.options = check_options(self.name, self.OPTIONS, options)
+        self.rules = self.options["rules"]
+        self.fog_of_war = self.options["fog_of_war"]
+        self.taliban_teams = self.options["taliban_teams"]
+        self.ambush = self.options["ambush"]
+        self.capture = self.options["capture"]
         self.scenario: Scenario = load_scenario()
         self.setup = self._build_setup(self.scenario.table)
         self._template: ForceOnForceState | None = None
-        self._tables: dict[str, Setup] = {}  # custom tables of positions (see position.py)
+        self._tables: OrderedDict[str, Setup] = OrderedDict()  # custom tables of positions (position.py)
 
     def _build_setup(self, table: Table) -> Setup:
         sc = self.scenario
@@ -180,10 +163,10 @@ class LostAndFoundGame(Game):
         """The scenario before set-up: Taliban deploy, hide, the squad leader joins a team, USMC enter."""
         return {"stage": "setup"}
 
-    def state_from_position(self, position: dict[str, Any]) -> ForceOnForceState:
+    def state_from_position(self, position: dict[str, Any], *, dice=None) -> ForceOnForceState:
         from fof_env.force_on_force.position import state_from_position
 
-        return state_from_position(self, position)
+        return state_from_position(self, position, dice)
 
 
 __all__ = ["LostAndFoundGame", "NUM_UNITS", "TALIBAN", "USMC"]

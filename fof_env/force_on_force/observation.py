@@ -5,7 +5,7 @@ Layout (``OBS_SIZE`` floats), always from the point of view of ``player``:
 * **units** ``8 x 28``, in the order: the player's own units, then the enemy's
   (Taliban ``tal.1``-``tal.R``, USMC ``usmc.A``-``usmc.C`` within each side). Per
   unit: known, mine, on table, x/36, y/36, effective, light, down, serious, KIA,
-  captured (each /10), TQ/12, pinned, Overwatch, hidden, activated, reacted,
+  captured (each /10, at most 1: a position may field up to 12 figures), TQ/12, pinned, Overwatch, hidden, activated, reacted,
   failed interrupt, moved Tactical, moved Rapid, fires/5, reaction moves, In Cover,
   excellent position, firepower now/10, with the pilot, terrain cover dice / 4, Exposed.
   **A hidden enemy unit is all zeros except "hidden"**: its place, strength and
@@ -22,6 +22,8 @@ Layout (``OBS_SIZE`` floats), always from the point of view of ``player``:
 """
 
 from __future__ import annotations
+
+import weakref
 
 import numpy as np
 
@@ -49,12 +51,11 @@ SLOT = tuple({u: i for i, u in enumerate(order)} for order in ORDER)  # unit -> 
 
 _ABSENT = (0.0,) * UNIT_FEATURES  # a unit not in play
 _HIDDEN = (0.0,) * 14 + (1.0,) + (0.0,) * (UNIT_FEATURES - 15)  # an enemy unit the player cannot see
-_static_cache: dict[int, np.ndarray] = {}
+_static_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # table -> its static planes
 
 
 def _static_board(table) -> np.ndarray:
-    key = id(table)
-    board = _static_cache.get(key)
+    board = _static_cache.get(table)
     if board is None:
         n = st.NUM_POINTS
         board = np.zeros(BOARD_PLANES * n, dtype=np.float32)
@@ -62,7 +63,7 @@ def _static_board(table) -> np.ndarray:
         board[n : 2 * n] = np.asarray(table.in_woods[:n], dtype=np.float32)
         board[2 * n : 3 * n] = np.asarray([k == "building" for k in table.kind_at[:n]], dtype=np.float32)
         board[3 * n : 4 * n] = np.asarray(table.exposed[:n], dtype=np.float32)
-        _static_cache[key] = board
+        _static_cache[table] = board
     return board
 
 
@@ -96,8 +97,9 @@ def encode(s: st.ForceOnForceState, player: int) -> np.ndarray:
         moved = s.moved[u]
         units += (
             1.0, float(mine), on, x, y,
-            f[st.OK] / 10, f[st.LIGHT] / 10, f[st.DOWN] / 10, f[st.SERIOUS] / 10,
-            (f[st.KIA] + f[st.EVAC_KIA]) / 10, f[st.CAPTURED] / 10, s.tq[u] / 12,
+            min(f[st.OK], 10) / 10, min(f[st.LIGHT], 10) / 10, min(f[st.DOWN], 10) / 10,
+            min(f[st.SERIOUS], 10) / 10, min(f[st.KIA] + f[st.EVAC_KIA], 10) / 10, min(f[st.CAPTURED], 10) / 10,
+            s.tq[u] / 12,
             s.pinned[u], s.overwatch[u], s.hidden[u], s.activated[u], s.reacted[u], s.failed[u],
             float(moved == 1), float(moved == 2), min(s.fires[u], 5) / 5, min(s.rmoves[u], 1),
             s.in_cover[u], s.excellent[u], fp, float(s.pilot_unit == u), cover, exposed,

@@ -33,10 +33,12 @@ A position describes a state between activations (``activation``: the player of
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any
 
-from fof_env.core.errors import PositionError
+from fof_env.core.dice import check_seed
+from fof_env.core.errors import OptionError, PositionError
 from fof_env.core.position import check_header
 from fof_env.force_on_force import combat
 from fof_env.force_on_force.state import (
@@ -45,6 +47,7 @@ from fof_env.force_on_force.state import (
     D_SELECT,
     FIGURE_STATES,
     NUM_UNITS,
+    REINFORCEMENTS,
     SIDE_UNITS,
     SIDES,
     ST_OVERWATCH,
@@ -53,6 +56,7 @@ from fof_env.force_on_force.state import (
     TALIBAN,
     TERMINAL,
     UNIT_NAMES,
+    UNIT_SIDE,
     USMC,
     ForceOnForceState,
 )
@@ -69,6 +73,8 @@ _FLAG_SLOTS = ("pinned", "overwatch", "hidden", "activated", "reacted", "failed"
                "medic", "ammo", "tough", "mad")  # fmt: skip
 STAGES = ("setup", "overwatch", "activation", "game_over")
 MOVED = ("none", "tactical", "rapid")
+MAX_FIGURES = 12  # figures of one unit in a position: 003's worked examples field twelve Taliban
+MAX_FIRES = 5  # fires a unit may have made this turn (each costs a die; the observation shows up to 5)
 SUPPLY_NAMES = {-1: "poor", 0: "normal", 1: "high"}
 _SUPPLY = {"poor": -1, "low": -1, "normal": 0, "high": 1}
 
@@ -115,6 +121,10 @@ def blank_state(game, setup) -> ForceOnForceState:
     return s
 
 
+MAX_CUSTOM_FEATURES = 64  # a custom table's features: bounds its set-up time
+_TABLE_CACHE_SIZE = 16  # custom-table set-ups kept per game (least recently used dropped)
+
+
 def _point(setup, name: Any, where: str) -> int:
     if name is None:
         return -1
@@ -124,30 +134,78 @@ def _point(setup, name: Any, where: str) -> int:
         raise PositionError(f"{where}: {exc}") from None
 
 
+def _count(value: Any, where: str, hi: int) -> int:
+    """An integer 0..hi (not a bool), or PositionError."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= hi:
+        raise PositionError(f"{where} must be an integer 0..{hi}, got {value!r}")
+    return value
+
+
+def _flag(value: Any, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise PositionError(f"{where} must be true or false, got {value!r}")
+    return value
+
+
+def _names(value: Any, allowed: tuple[str, ...], where: str) -> list[str]:
+    """A list of names from ``allowed``, or PositionError listing them."""
+    if not isinstance(value, list) or not all(isinstance(v, str) and v in allowed for v in value):
+        raise PositionError(f"{where} must be a list of names from {allowed}, got {value!r}")
+    return value
+
+
 def _setup_for_table(game, spec: Any):
-    """The game's setup on a custom table (built once per distinct table spec)."""
+    """The game's setup on a custom table (features of the position's own; built once per spec).
+
+    A custom table keeps the scenario's grid (width, height and spacing: the action space and
+    the observation are laid out over its points) and has at most ``MAX_CUSTOM_FEATURES``
+    features; anything else is refused before any geometry is computed.
+    """
     from dataclasses import replace
 
     from fof_env.force_on_force.scenario import _table
 
-    if not isinstance(spec, dict):
-        raise PositionError("position['table'] must be a dict with 'table' and 'features' keys")
-    key = json.dumps(spec, sort_keys=True)
-    if key not in game._tables:
-        table = _table(spec)
-        game._tables[key] = replace(
-            game.setup, table=table, usmc_entry_points=tuple(table.edge_points(game.setup.usmc_edge))
+    if not isinstance(spec, dict) or set(spec) != {"table", "features"}:
+        raise PositionError("position['table'] must be a dict with exactly the keys 'table' and 'features'")
+    own = game.setup.table
+    grid = {"width_in": own.width_in, "height_in": own.height_in, "spacing_in": own.spacing_in}
+    given = spec["table"]
+    if not isinstance(given, dict) or any(given.get(k) != v or isinstance(given.get(k), bool)
+                                          for k, v in grid.items()):
+        raise PositionError(
+            f"position['table']['table'] must keep the scenario's grid {grid} (the action space and the "
+            f"observation are laid out over its {own.n} points), got {given!r:.120}"
         )
-    return game._tables[key]
+    if not isinstance(spec["features"], list) or len(spec["features"]) > MAX_CUSTOM_FEATURES:
+        raise PositionError(f"position['table']['features'] must be a list of at most {MAX_CUSTOM_FEATURES} features")
+    try:
+        key = json.dumps(spec, sort_keys=True)
+    except (TypeError, ValueError) as exc:
+        raise PositionError(f"position['table'] is not plain JSON data: {exc}") from None
+    cache = game._tables
+    if key in cache:
+        cache.move_to_end(key)
+        return cache[key]
+    table = _table(spec)
+    cache[key] = replace(game.setup, table=table, usmc_entry_points=tuple(table.edge_points(game.setup.usmc_edge)))
+    while len(cache) > _TABLE_CACHE_SIZE:
+        cache.popitem(last=False)
+    return cache[key]
 
 
-def state_from_position(game, position: dict[str, Any]) -> ForceOnForceState:
-    """Build a state from ``position``; :class:`PositionError` says what is wrong."""
+def state_from_position(game, position: dict[str, Any], dice=None) -> ForceOnForceState:
+    """Build a state from ``position`` (copied; the copy is the record's start); ``dice`` replaces
+    the position's seeded dice. :class:`PositionError` says what is wrong."""
     check_header(game, position, _KEYS, "fof_env.force_on_force.position")
+    position = copy.deepcopy(position)
+    try:
+        seed = check_seed(position.get("seed"), "position['seed']")
+    except OptionError as exc:
+        raise PositionError(str(exc)) from None
     setup = _setup_for_table(game, position["table"]) if "table" in position else game.setup
     s = blank_state(game, setup)
     stage = position.get("stage", "activation")
-    if stage not in STAGES:
+    if not isinstance(stage, str) or stage not in STAGES:
         raise PositionError(f"stage must be one of {STAGES}, got {stage!r}")
     if stage == "setup":
         if set(position) - {"stage", "seed", "game", "options", "table"}:
@@ -157,9 +215,9 @@ def state_from_position(game, position: dict[str, Any]) -> ForceOnForceState:
         s.queue = [u for u in SIDE_UNITS[TALIBAN] if s.figs[u][0]]
     else:
         _read_board(s, setup, position, stage)
-    s._init_bookkeeping(position.get("seed"), dict(position))
+    s._init_bookkeeping(seed, position, dice)
     if stage == "game_over":
-        s.auto_win = 1 if position.get("auto_victory") else 0
+        s.auto_win = 1 if _flag(position.get("auto_victory", False), "auto_victory") else 0
         s.kind = TERMINAL
     else:
         s._run()
@@ -168,12 +226,12 @@ def state_from_position(game, position: dict[str, Any]) -> ForceOnForceState:
 
 def _read_board(s: ForceOnForceState, setup, position: dict[str, Any], stage: str) -> None:
     turn = position.get("turn", 1)
-    if not isinstance(turn, int) or isinstance(turn, bool) or not 1 <= turn <= setup.turns:
-        raise PositionError(f"turn must be 1..{setup.turns}, got {turn!r}")
+    if isinstance(turn, bool) or not isinstance(turn, int) or not 1 <= turn <= setup.turns:
+        raise PositionError(f"turn must be an integer 1..{setup.turns}, got {turn!r}")
     s.turn = turn
     s.setup_stage = 4
     init = position.get("initiative", "taliban")
-    if init not in SIDES:
+    if not isinstance(init, str) or init not in SIDES:
         raise PositionError(f"initiative must be one of {SIDES}, got {init!r}")
     s.initiative = SIDES.index(init)
     portion = position.get("portion", "initiative")
@@ -183,14 +241,21 @@ def _read_board(s: ForceOnForceState, setup, position: dict[str, Any], stage: st
     units = position.get("units", {})
     if not isinstance(units, dict):
         raise PositionError("position['units'] must map unit names to unit dicts")
+    leader = position.get("leader")
+    if leader is not None and (not isinstance(leader, str) or leader not in UNIT_NAMES[5:] or leader not in units):
+        raise PositionError(
+            f"leader must be null or a USMC unit listed in 'units' (the fire team the squad leader joined), "
+            f"got {leader!r}"
+        )
+    s.leader_unit = UNIT_NAMES.index(leader) if leader is not None else -1
     for name, spec in units.items():
         if name not in UNIT_NAMES:
             raise PositionError(f"unknown unit {name!r}; units are {', '.join(UNIT_NAMES)}")
-        _read_unit(s, setup, UNIT_NAMES.index(name), spec or {})
+        _read_unit(s, setup, UNIT_NAMES.index(name), spec if spec is not None else {})
     pilot = position.get("pilot", {})
     if not isinstance(pilot, dict) or set(pilot) - {"at", "with", "contact", "exited_turn"}:
         raise PositionError("position['pilot'] takes 'at', 'with', 'contact', 'exited_turn'")
-    s.pilot_exit = int(pilot.get("exited_turn", 0))
+    s.pilot_exit = _count(pilot.get("exited_turn", 0), "pilot.exited_turn", turn)
     s.pilot_pos = (
         -1
         if s.pilot_exit
@@ -198,25 +263,33 @@ def _read_board(s: ForceOnForceState, setup, position: dict[str, Any], stage: st
     )
     with_unit = pilot.get("with")
     if with_unit is not None:
-        if with_unit not in UNIT_NAMES[5:]:
+        if not isinstance(with_unit, str) or with_unit not in UNIT_NAMES[5:]:
             raise PositionError(f"pilot.with must be a USMC unit, got {with_unit!r}")
+        if s.pilot_exit:
+            raise PositionError("pilot.with: the pilot has left the table (exited_turn), so he is with no unit")
         s.pilot_unit = UNIT_NAMES.index(with_unit)
         if s.pos[s.pilot_unit] < 0:
             raise PositionError(f"pilot.with: {with_unit} is not on the table")
         s.pilot_pos = s.pos[s.pilot_unit]
-    s.contact = 1 if pilot.get("contact", with_unit is not None) else 0
-    amped = position.get("amped_up", [])
-    if not isinstance(amped, list) or set(amped) - set(SIDES):
-        raise PositionError(f"amped_up must be a list of sides {SIDES}")
+    s.contact = 1 if _flag(pilot.get("contact", with_unit is not None), "pilot.contact") else 0
+    amped = _names(position.get("amped_up", []), SIDES, "amped_up")
     s.amped = [1 if side in amped else 0 for side in SIDES]
-    s.first_fire = 1 if position.get("must_fire_first") else 0
-    leader = position.get("leader")
-    s.leader_unit = UNIT_NAMES.index(leader) if leader in UNIT_NAMES else -1
+    s.first_fire = 1 if _flag(position.get("must_fire_first", False), "must_fire_first") else 0
     if stage == "overwatch":
         s.step = ST_OVERWATCH
     else:
         s.step = ST_SELECT
     s.kind = AUTO
+
+
+def _max_figures(setup, u: int) -> int:
+    """The most figures a position may give unit ``u``: 0 for a unit not in this game's order of
+    battle (Team Four with ``taliban_teams=3``); else ``MAX_FIGURES`` (positions state rules
+    examples with larger units than the scenario's, like 003's twelve Taliban), or every Taliban
+    figure for the reinforcements that Fog of War raises from the Taliban dead."""
+    if u == REINFORCEMENTS:
+        return max(MAX_FIGURES, sum(setup.profiles[t].figures for t in SIDE_UNITS[TALIBAN]))
+    return MAX_FIGURES if setup.profiles[u].figures else 0
 
 
 def _read_unit(s: ForceOnForceState, setup, u: int, spec: dict[str, Any]) -> None:
@@ -226,49 +299,56 @@ def _read_unit(s: ForceOnForceState, setup, u: int, spec: dict[str, Any]) -> Non
     unknown = set(spec) - _UNIT_KEYS
     if unknown:
         raise PositionError(f"unit {name}: unknown keys {sorted(unknown)}; allowed: {sorted(_UNIT_KEYS)}")
+    most = _max_figures(setup, u)
+    if not most:
+        raise PositionError(f"unit {name} is not in this game's order of battle (see the game's options)")
     s.pos[u] = _point(setup, spec.get("at"), f"unit {name}.at")
     figures = spec.get("figures", {"ok": setup.profiles[u].figures or 1})
-    if not isinstance(figures, dict) or set(figures) - set(FIGURE_STATES):
+    if not isinstance(figures, dict) or not all(isinstance(k, str) and k in FIGURE_STATES for k in figures):
         raise PositionError(f"unit {name}.figures: a dict with keys from {FIGURE_STATES}")
     for i, state_name in enumerate(FIGURE_STATES):
-        n = figures.get(state_name, 0)
-        if not isinstance(n, int) or n < 0:
-            raise PositionError(f"unit {name}.figures.{state_name} must be a count >= 0, got {n!r}")
-        s.figs[u][i] = n
+        s.figs[u][i] = _count(figures.get(state_name, 0), f"unit {name}.figures.{state_name}", most)
+    if not sum(s.figs[u]):
+        raise PositionError(f"unit {name}.figures: no figure at all; leave a unit that is not in play out")
+    if sum(s.figs[u]) > most:
+        raise PositionError(
+            f"unit {name}.figures: {sum(s.figs[u])} figures in all; a unit holds at most {most}"
+        )
     for key, lo, hi in (("tq", 4, 12), ("morale", 4, 12), ("armor", 0, 4)):
         if key in spec:
             v = spec[key]
-            if not isinstance(v, int) or not lo <= v <= hi:
+            if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
                 raise PositionError(f"unit {name}.{key} must be an integer {lo}..{hi}, got {v!r}")
             getattr(s, key)[u] = v
     if "supply" in spec:
-        if spec["supply"] not in _SUPPLY:
-            raise PositionError(f"unit {name}.supply must be one of {sorted(_SUPPLY)}")
+        if not isinstance(spec["supply"], str) or spec["supply"] not in _SUPPLY:
+            raise PositionError(f"unit {name}.supply must be one of {sorted(_SUPPLY)}, got {spec['supply']!r}")
         s.supply[u] = _SUPPLY[spec["supply"]]
     if "support" in spec:
-        classes = []
-        for w in spec["support"]:
-            if w not in combat.SUPPORT_NAMES[1:]:
-                raise PositionError(f"unit {name}.support: {w!r} is not light/medium/heavy")
-            classes.append(combat.SUPPORT_NAMES.index(w))
+        weapons = _names(spec["support"], combat.SUPPORT_NAMES[1:], f"unit {name}.support")
+        if len(weapons) > most:
+            raise PositionError(f"unit {name}.support: {len(weapons)} weapons for at most {most} figures")
         support = list(s.support)
-        support[u] = tuple(sorted(classes, reverse=True))
+        support[u] = tuple(sorted((combat.SUPPORT_NAMES.index(w) for w in weapons), reverse=True))
         s.support = tuple(support)
     moved = spec.get("moved", "none")
-    if moved not in MOVED:
-        raise PositionError(f"unit {name}.moved must be one of {MOVED}")
+    if not isinstance(moved, str) or moved not in MOVED:
+        raise PositionError(f"unit {name}.moved must be one of {MOVED}, got {moved!r}")
     s.moved[u] = MOVED.index(moved)
-    for key, slot in (("fires", "fires"), ("reaction_moves", "rmoves")):
-        v = spec.get(key, 0)
-        if not isinstance(v, int) or v < 0:
-            raise PositionError(f"unit {name}.{key} must be a count >= 0")
-        getattr(s, slot)[u] = v
-    status = spec.get("status", [])
-    if not isinstance(status, list) or set(status) - set(STATUS_FLAGS):
-        raise PositionError(f"unit {name}.status: a list of {STATUS_FLAGS}")
+    s.fires[u] = _count(spec.get("fires", 0), f"unit {name}.fires", MAX_FIRES)
+    s.rmoves[u] = _count(spec.get("reaction_moves", 0), f"unit {name}.reaction_moves", 1)
+    status = _names(spec.get("status", []), STATUS_FLAGS, f"unit {name}.status")
     for flag, slot in zip(STATUS_FLAGS, _FLAG_SLOTS, strict=False):
         if flag in status:
             getattr(s, slot)[u] = 1
+    if s.hidden[u]:
+        if UNIT_SIDE[u] != TALIBAN:
+            raise PositionError(f"unit {name}: only Taliban units hide (000 \"Ambush Rules\")")
+        if s.pos[u] < 0 or not setup.table.in_woods[s.pos[u]]:
+            raise PositionError(
+                f"unit {name} is hidden but not in woods: units \"starting in the woods are Hidden\" and "
+                "stay Hidden only while they do not move (000)"
+            )
 
 
 def to_position(s: ForceOnForceState) -> dict[str, Any]:

@@ -41,6 +41,7 @@ unit able to act) are skipped by the engine; declining is always an explicit act
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import numpy as np
@@ -70,6 +71,7 @@ NAMED = {
     HANDOFF: "handoff", INT_FIRE: "interrupt_fire", INT_MOVE: "interrupt_move", EXIT: "exit", YES: "yes",
 }  # fmt: skip
 NAMED_BY_TEXT = {v: k for k, v in NAMED.items()}
+_COUNT_TEXT = re.compile(r"n[1-9][0-9]?", re.ASCII)  # "n1" .. "n11": a split-fire count
 
 # decisions
 (
@@ -293,9 +295,18 @@ class ForceOnForceState(State):
             return NAMED_BY_TEXT[text]
         if text in UNIT_NAMES:
             return UNIT0 + UNIT_NAMES.index(text)
-        if len(text) >= 2 and text[0] == "n" and text[1:].isdigit() and 1 <= int(text[1:]) <= MAX_COUNT:
+        if not isinstance(text, str):
+            raise ValueError(f"an action text is a string, got {text!r}")
+        if _COUNT_TEXT.fullmatch(text) and int(text[1:]) <= MAX_COUNT:  # canonical only: not "n01", "n١"
             return COUNT0 + int(text[1:]) - 1
-        return self.sc.table.index(text)  # ValueError with a clear message
+        try:
+            return self.sc.table.index(text)
+        except ValueError:
+            table = self.sc.table
+            raise ValueError(
+                f"cannot read action {text!r}: use a point like {table.names[0]!r}..{table.names[-1]!r}, a unit "
+                f"like 'tal.1' or 'usmc.A', a count 'n1'..'n{MAX_COUNT}', or one of {', '.join(NAMED.values())}"
+            ) from None
 
     # ========================================================== unit numbers
     def shooting_figures(self, u: int) -> int:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from fof_env.core.errors import OptionError
 from fof_env.core.game import Game
+from fof_env.core.options import OptionSpec, check_options
 from fof_env.strike_force_one.data import SIDES, Scenario, scenario
 from fof_env.strike_force_one.observation import OBS_SIZE, OBS_VERSION
 from fof_env.strike_force_one.state import NUM_ACTIONS, StrikeForceOneState
@@ -26,15 +26,11 @@ class StrikeForceOneGame(Game):
     observation_version = OBS_VERSION
     max_decisions = 600
 
-    def __init__(self, optional_rules: bool = False, **unknown: Any):
-        if unknown:
-            raise OptionError(
-                f"unknown option(s) {sorted(unknown)} for strike_force_one; options: optional_rules (bool)"
-            )
-        if not isinstance(optional_rules, bool):
-            raise OptionError(f"optional_rules must be True or False, got {optional_rules!r}")
-        self.optional_rules = optional_rules
-        self.options = {"optional_rules": optional_rules}
+    OPTIONS = (OptionSpec("optional_rules", False, bool, doc="rules 7.0 stacking, 8.0 woods, 9.0 differential"),)
+
+    def __init__(self, **options: Any):
+        self.options = check_options(self.name, self.OPTIONS, options)
+        self.optional_rules = self.options["optional_rules"]
         self.scenario: Scenario = scenario()
         self._template: StrikeForceOneState | None = None
 
@@ -51,7 +47,7 @@ class StrikeForceOneGame(Game):
             },
         }
 
-    def state_from_position(self, position: dict[str, Any]) -> StrikeForceOneState:
+    def state_from_position(self, position: dict[str, Any], *, dice=None) -> StrikeForceOneState:
         from fof_env.strike_force_one.position import state_from_position
 
-        return state_from_position(self, position)
+        return state_from_position(self, position, dice)

@@ -22,9 +22,11 @@ the middle of an attack (retreats, advances) is reached by applying actions.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
-from fof_env.core.errors import PositionError
+from fof_env.core.dice import check_seed
+from fof_env.core.errors import OptionError, PositionError
 from fof_env.core.position import check_header
 from fof_env.strike_force_one.data import SIDE_UNITS, SIDES, UNIT_LETTERS, UNIT_NAMES
 from fof_env.strike_force_one.state import ATTACK_TARGET, PHASES, SELECT_UNIT, StrikeForceOneState
@@ -44,14 +46,18 @@ def _unit_ids(names: Any, key: str) -> int:
     return bits
 
 
-def state_from_position(game, position: dict[str, Any]) -> StrikeForceOneState:
-    """Build a state from ``position``; :class:`PositionError` says what is wrong."""
+def state_from_position(game, position: dict[str, Any], dice=None) -> StrikeForceOneState:
+    """Build a state from ``position`` (copied; the copy is the record's start); ``dice`` replaces
+    the position's seeded dice. :class:`PositionError` says what is wrong."""
     check_header(game, position, _KEYS, "fof_env.strike_force_one.position")
+    position = copy.deepcopy(position)
     sc = game.scenario
     turn = position.get("turn", 1)
-    if not isinstance(turn, int) or not 1 <= turn <= sc.turns:
-        raise PositionError(f"turn must be 1..{sc.turns}, got {turn!r}")
+    if isinstance(turn, bool) or not isinstance(turn, int) or not 1 <= turn <= sc.turns:
+        raise PositionError(f"turn must be an integer 1..{sc.turns}, got {turn!r}")
     phase_name = position.get("phase", PHASES[0])
+    if not isinstance(phase_name, str):
+        raise PositionError(f"phase must be one of {(*PHASES, GAME_OVER)}, got {phase_name!r}")
     over = phase_name == GAME_OVER
     if over:
         if turn != sc.turns:
@@ -87,16 +93,17 @@ def state_from_position(game, position: dict[str, Any]) -> StrikeForceOneState:
             raise PositionError(f"hex {name} holds {len(here)} units; the stacking limit is {limit}")
         if sc.woods[h] and not game.optional_rules:
             raise PositionError(f"hex {name} is woods: no unit may occupy it without the optional rules (2.0)")
-    seed = position.get("seed")
-    if seed is not None and not isinstance(seed, int):
-        raise PositionError(f"seed must be an int, got {seed!r}")
+    try:
+        seed = check_seed(position.get("seed"), "position['seed']")
+    except OptionError as exc:
+        raise PositionError(str(exc)) from None
     state = StrikeForceOneState.__new__(StrikeForceOneState)
-    start = dict(position)
+    start = position
     start.setdefault("turn", turn)
     start.setdefault("phase", phase_name)
     start.pop("game", None)
     start.pop("options", None)
-    state._init_bookkeeping(seed, start)
+    state._init_bookkeeping(seed, start, dice)
     state._setup(
         game,
         unit_hex,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -64,7 +65,7 @@ def test_corrupted_records(small_tournaments, tmp_path):
         replay(longer)
     with pytest.raises(ReplayError, match="not a game record"):
         replay({"format": "something-else"})
-    with pytest.raises(ReplayError, match="missing actions"):
+    with pytest.raises(ReplayError, match="malformed game record: missing 'actions'"):
         replay({k: v for k, v in data.items() if k != "actions"})
     with pytest.raises(ReplayError, match="cannot read record"):
         replay(tmp_path / "nope.json")
@@ -72,3 +73,34 @@ def test_corrupted_records(small_tournaments, tmp_path):
     tampered = dict(data, rolls=[7 - r if r != 6 else 5 for r in data["rolls"]])
     result = replay(tampered)
     assert not result.verified and "the dice rolled: not as recorded" in result.problems
+
+
+def test_an_edited_record_is_reported_never_verified(tmp_path, capsys):
+    """A record proves itself by its final block: editing its options or its actions (so that they
+    still replay) is reported as a mismatch (exit 1), never "Verified"."""
+    from fof_env import cli
+
+    state = fof_env.make_game("lost_and_found").new_initial_state(11)
+    rng = random.Random(11)
+    while not state.is_terminal:
+        state.apply(rng.choice(state.legal_actions()))
+    record = json.loads(state.to_json())
+    record["options"]["capture"] = False  # the actions replay the same; the game is not the same
+    record["start"].pop("options", None)
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(record))
+    assert cli.main(["replay", str(path), "--quiet"]) == 1
+    captured = capsys.readouterr()
+    assert "Verified" not in captured.out and "MISMATCH" in captured.err
+    assert "the final position's digest differs from the recorded one" in captured.err
+
+
+@pytest.mark.parametrize("content", [b"\x00\x01\xff\xfe binary", b"", b"[]"])
+def test_fof_replay_refuses_a_file_that_is_not_a_record_in_one_line(tmp_path, capsys, content):
+    from fof_env import cli
+
+    path = tmp_path / "record.json"
+    path.write_bytes(content)
+    assert cli.main(["replay", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"fof replay: {path}: not a game record") and err.count("\n") == 1
