@@ -35,6 +35,7 @@ demo: $(STAMP)
 fuzz: $(STAMP)
 	$(PY) -m evaluation.fuzz --game strike_force_one --games 10000
 	$(PY) -m evaluation.fuzz --game lost_and_found --games 5000
+	$(PY) -m evaluation.position_fuzz --positions 5000
 
 bench: $(STAMP)
 	$(PY) -m evaluation.bench

@@ -53,3 +53,29 @@ def test_lost_and_found_with_a_heuristic_usmc_reaches_the_pilot():
     )
     assert report.games == 4 and report.agents == {"usmc": "heuristic"}
     assert "usmc=heuristic" in report.line()
+
+
+@pytest.mark.parametrize("game", ["strike_force_one", "lost_and_found"])
+def test_random_and_near_valid_positions_are_refused_in_one_line_or_play_with_records_that_round_trip(game):
+    """A small version of ``python -m evaluation.position_fuzz`` (``make fuzz`` runs 5,000 per game)."""
+    from evaluation.position_fuzz import fuzz_positions
+
+    report = fuzz_positions(game, positions=120, seed=3, actions=12)
+    assert report.accepted + report.refused == 120
+    assert report.accepted >= 40 and report.refused >= 20  # both kinds are exercised
+    assert report.decisions >= report.accepted  # every accepted position was played on
+
+
+def test_the_position_fuzz_catches_a_refusal_that_is_not_a_position_error(monkeypatch):
+    import fof_env
+    from evaluation import position_fuzz as pf
+
+    game = fof_env.make_game("strike_force_one")
+
+    def broken(position, dice=None):
+        raise KeyError("units")
+
+    monkeypatch.setattr(game, "state_from_position", broken)
+    monkeypatch.setattr(fof_env, "make_game", lambda name, **o: game)
+    with pytest.raises(AssertionError, match="position 0: KeyError"):
+        pf.fuzz_positions("strike_force_one", positions=1)
