@@ -52,11 +52,11 @@ strength: $(STAMP)
 # --resume); with a constant learning rate these commands train the same steps with the same seeds.
 train-shipped: $(STAMP)
 	$(VENV)/bin/fof train --game lost_and_found --side taliban --steps 300000 --envs 1 --opponent heuristic --imitate heuristic --imitation-games 1500 --imitation-epochs 15 --net-arch 256 256 --learning-rate 2.5e-4 --ent-coef 0.005 --n-steps 2048 --batch-size 512 --n-epochs 10 --eval-every 50000 --checkpoint-every 50000 --out runs/shipped-lost_and_found-taliban
-	cp runs/shipped-lost_and_found-taliban/model.zip agents/models/lost_and_found-taliban.zip
+	cp runs/shipped-lost_and_found-taliban/model.safetensors agents/models/lost_and_found-taliban.safetensors
 	cp runs/shipped-lost_and_found-taliban/model.json agents/models/lost_and_found-taliban.json
 	$(VENV)/bin/fof train --game strike_force_one --side soviet --steps 600000 --envs 1 --opponent heuristic random --opponent-weights 0.7 0.3 --imitate heuristic --imitation-games 2000 --imitation-epochs 15 --net-arch 256 256 --learning-rate 3e-4 --ent-coef 0.01 --n-steps 2048 --batch-size 256 --n-epochs 4 --eval-every 50000 --checkpoint-every 50000 --out runs/shipped-strike_force_one-soviet
 	$(VENV)/bin/fof train --resume runs/shipped-strike_force_one-soviet --best
-	cp runs/shipped-strike_force_one-soviet/model.zip agents/models/strike_force_one-soviet.zip
+	cp runs/shipped-strike_force_one-soviet/model.safetensors agents/models/strike_force_one-soviet.safetensors
 	cp runs/shipped-strike_force_one-soviet/model.json agents/models/strike_force_one-soviet.json
 
 clean:

@@ -1,16 +1,19 @@
 """Learned agents: a MaskablePPO policy (sb3-contrib) playing one side of a game.
 
 ``make_agent("ppo", game, player)`` loads the model shipped with the package for
-that game and side (``agents/models/<game>-<side>.zip``); ``make_agent("ppo",
-game, player, path="runs/x/model.zip")`` (spec ``"ppo:runs/x/model.zip"``) loads
-any model written by ``fof train``.
+that game and side (``agents/models/<game>-<side>.safetensors``); ``make_agent("ppo",
+game, player, path="runs/x/model.safetensors")`` (spec ``"ppo:runs/x/model.safetensors"``)
+loads any model written by ``fof train``.
 
-Every model has a JSON **card** beside it (``model.json`` next to ``model.zip``),
-written by ``fof train``: game, side(s), options, observation and action layout,
+A model is data, never code (:mod:`agents.policy_io`): its weights are tensors in a
+``.safetensors`` file and its JSON **card** beside it (``model.json`` next to
+``model.safetensors``, written by ``fof train``) is mandatory: game, side(s), options,
+observation and action layout, the network's architecture, the weights' sha256,
 training steps, wall time, seed, the exact command, the final evaluation and the
-learning curve (:mod:`training.card`). Loading checks the card against the game:
-another game, side, observation version or action count is refused with a clear
-error rather than played badly.
+learning curve. Loading checks the card against the game: no card, another game,
+side, observation version, observation shape or action count is refused with one
+clear line (a ``ValueError``) rather than played badly; an old sb3 ``.zip`` is
+refused without being opened by sb3 or pickle.
 
 Acting: the agent reads only ``state.observation(player)`` (the player's own view)
 and ``state.legal_mask()``; illegal actions get probability zero, so every action
@@ -25,38 +28,38 @@ torch and sb3-contrib are imported when a model is loaded, not before.
 
 from __future__ import annotations
 
-import functools
 import json
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from agents import policy_io
+from agents.policy_io import CARD_FORMAT, ModelFileError, card_path
 from fof_env.core.errors import OptionError
 from fof_env.core.options import parse_value
 
+__all__ = ["BOTH_SIDES", "CARD_FORMAT", "MODELS_DIR", "ModelFileError", "PPOAgent", "PolicyAgent", "card_path",
+           "check_card", "load_policy", "read_card", "shipped_model_path", "shipped_models", "side_features"]
+
 MODELS_DIR = Path(__file__).with_name("models")
-CARD_FORMAT = "fof-model-card/1"
+MODEL_SUFFIX = ".safetensors"
 BOTH_SIDES = "both"
 
 
 def shipped_model_path(game_name: str, side: str) -> Path:
-    """Where the package keeps the pretrained model of ``game_name``/``side``."""
-    return MODELS_DIR / f"{game_name}-{side}.zip"
+    """Where the package keeps the pretrained model of ``game_name``/``side`` (its card beside it)."""
+    return MODELS_DIR / f"{game_name}-{side}{MODEL_SUFFIX}"
 
 
 def shipped_models() -> list[Path]:
-    """Every model zip shipped in the package."""
-    return sorted(MODELS_DIR.glob("*.zip"))
-
-
-def card_path(model_path: str | Path) -> Path:
-    """The card beside a model: ``x/model.zip`` -> ``x/model.json``."""
-    return Path(model_path).with_suffix(".json")
+    """Every model weights file shipped in the package."""
+    return sorted(MODELS_DIR.glob(f"*{MODEL_SUFFIX}"))
 
 
 def read_card(model_path: str | Path) -> dict[str, Any]:
-    """The JSON card of a model ({} if the model has none)."""
+    """The JSON card beside a model as it is ({} if there is none); no check (see
+    :func:`agents.policy_io.read_model_card` for the strict reading loading uses)."""
     path = card_path(model_path)
     if not path.exists():
         return {}
@@ -71,22 +74,27 @@ def side_features(player: int) -> np.ndarray:
     return flag
 
 
-@functools.lru_cache(maxsize=16)
-def load_policy(path: str):
-    """The policy network of a MaskablePPO zip, on the CPU, in eval mode (cached per path)."""
-    import torch
-    from sb3_contrib import MaskablePPO
+def load_policy(path: str | Path):
+    """The policy network of a model (weights + card), on the CPU, in eval mode.
 
-    torch.set_num_threads(1)
-    model = MaskablePPO.load(path, device="cpu")
-    model.policy.set_training_mode(False)
-    return model.policy
+    Built from the card's architecture and filled from the safetensors weights, never
+    unpickled; cached by resolved path, size and mtime (a replaced file is reread), at most
+    16 models. Raises ``FileNotFoundError`` or :class:`~agents.policy_io.ModelFileError`.
+    """
+    return policy_io.load_model_policy(path)
 
 
 def check_card(card: dict[str, Any], game, player: int, source: str) -> bool:
-    """Refuse a model made for another game, side or layout; return True if it plays both sides."""
+    """Refuse a model made for another game, side or layout; return True if it plays both sides.
+
+    Raises :class:`~agents.policy_io.ModelFileError` (a ``ValueError``, one line) for no card,
+    another card format, game, side, observation version or shape, or action count.
+    """
     if not card:
-        return False
+        raise ModelFileError(f"cannot use model {source}: it has no card beside it")
+    if card.get("format") != CARD_FORMAT:
+        raise ModelFileError(f"cannot use model {source}: its card is format {card.get('format')!r}, "
+                             f"not {CARD_FORMAT!r}")
     problems = []
     if card.get("game") != game.name:
         problems.append(f"it was trained for game {card.get('game')!r}, not {game.name!r}")
@@ -98,9 +106,16 @@ def check_card(card: dict[str, Any], game, player: int, source: str) -> bool:
         problems.append(f"observation version {card.get('observation_version')} != the game's {version}")
     if card.get("num_actions") != game.num_actions:
         problems.append(f"{card.get('num_actions')} actions != the game's {game.num_actions}")
+    both = card.get("side") == BOTH_SIDES
+    shape = [int(game.observation_shape[0]) + (2 if both else 0)]
+    if card.get("observation_shape") != shape:
+        problems.append(f"observation shape {card.get('observation_shape')} != the game's {shape}")
+    arch = card.get("architecture")
+    if not isinstance(arch, dict) or arch.get("both_sides") is not both:
+        problems.append("its architecture block is missing or disagrees with its side")
     if problems:
-        raise ValueError(f"cannot use model {source} here: " + "; ".join(problems))
-    return card.get("side") == BOTH_SIDES
+        raise ModelFileError(f"cannot use model {source} here: " + "; ".join(problems))
+    return both
 
 
 class PolicyAgent:
@@ -159,9 +174,10 @@ class PolicyAgent:
 
 
 class PPOAgent(PolicyAgent):
-    """A MaskablePPO model from a zip: ``path`` or, if None, the one shipped for this game and side.
+    """A MaskablePPO model: ``path`` (weights with their card) or, if None, the one shipped
+    for this game and side.
 
-    Attributes: ``path`` (the zip) and ``card`` (its JSON card, {} if none).
+    Attributes: ``path`` (the weights file) and ``card`` (its JSON card).
     """
 
     def __init__(self, game, player: int, seed: int | None = None, path: str | Path | None = None,
@@ -178,13 +194,13 @@ class PPOAgent(PolicyAgent):
         path = Path(path)
         if not path.exists():
             raise FileNotFoundError(f"no model file {path}")
-        card = read_card(path)
+        card = policy_io.read_model_card(path)  # an sb3 zip or a missing card stops here
         both = check_card(card, game, player, str(path))
         if isinstance(deterministic, str):
             deterministic = parse_value(deterministic)
         if deterministic not in (True, False):  # also 1 / 0
             raise OptionError(f"ppo: deterministic must be true or false, got {deterministic!r}")
-        super().__init__(game, player, load_policy(str(path.resolve())), seed,
+        super().__init__(game, player, load_policy(path), seed,
                          deterministic=deterministic, both_sides=both, name=f"ppo:{path}")
         self.path = path
         self.card = card

@@ -19,7 +19,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 from agents.ppo import BOTH_SIDES, PolicyAgent
 from evaluation.match import build_agent, play_game
 from evaluation.stats import wilson_interval
-from training.opponents import checkpoints
+from training.opponents import checkpoint_name, checkpoints
 
 
 def sides_of(game, side: str) -> list[int]:
@@ -99,12 +99,15 @@ class MaskedEvalCallback(BaseCallback):
 
 
 class Checkpointer(BaseCallback):
-    """Every ``every`` steps save ``ckpt_<steps>.zip`` (model with optimizer state) in ``folder``,
-    keep the latest ``keep``, and call ``on_save(path)``."""
+    """Every ``every`` steps save ``ckpt_<steps>.safetensors`` (policy with optimizer state and
+    counters, :func:`save_checkpoint`) in ``folder``, keep the latest ``keep``, and call
+    ``on_save(path)``. ``both_sides``: the policy plays both sides (recorded in the file)."""
 
-    def __init__(self, folder: Path, every: int, keep: int, on_save: Callable[[Path], None]):
+    def __init__(self, folder: Path, every: int, keep: int, on_save: Callable[[Path], None], *,
+                 both_sides: bool = False):
         super().__init__()
         self.folder, self.every, self.keep, self.on_save = folder, every, keep, on_save
+        self.both_sides = both_sides
         self._next = every
 
     def _init_callback(self) -> None:
@@ -118,18 +121,25 @@ class Checkpointer(BaseCallback):
         return True
 
     def save(self) -> Path:
-        path = save_checkpoint(self.model, self.folder, self.keep)
+        path = save_checkpoint(self.model, self.folder, self.keep, both_sides=self.both_sides)
         self.on_save(path)
         return path
 
 
-def save_checkpoint(model, folder: Path, keep: int) -> Path:
-    """Save ``model`` as ``folder/ckpt_<steps>.zip`` and delete all but the latest ``keep``."""
+def save_checkpoint(model, folder: Path, keep: int, *, both_sides: bool = False) -> Path:
+    """Save ``model`` as ``folder/ckpt_<steps>.safetensors`` and delete all but the latest ``keep``.
+
+    The file holds tensors and JSON only (:func:`agents.policy_io.write_checkpoint`): the
+    policy (float32), Adam's state, and ``num_timesteps``/``_n_updates``; it is written to a
+    temp file and renamed, so it is never half-written. :func:`training.train.restore`
+    reads it back into a model rebuilt from the run's config.
+    """
+    from agents.policy_io import write_checkpoint
+
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"ckpt_{model.num_timesteps}.zip"
-    tmp = folder / f"tmp_{model.num_timesteps}.zip"
-    model.save(tmp)
-    tmp.replace(path)  # a checkpoint is never half-written
+    path = folder / checkpoint_name(model.num_timesteps)
+    counters = {"num_timesteps": int(model.num_timesteps), "_n_updates": int(model._n_updates)}
+    write_checkpoint(path, model.policy, counters, both_sides)
     for old in checkpoints(folder)[:-keep]:
         old.unlink(missing_ok=True)
     return path

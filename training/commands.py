@@ -1,4 +1,10 @@
-"""``fof train`` (added to the ``fof`` parser by :mod:`fof_env.cli`)."""
+"""``fof train`` (added to the ``fof`` parser by :mod:`fof_env.cli`).
+
+Every refusal is one line on stderr (``fof train: ...``) and exit status 2, before
+anything is written: bad numbers (``--steps 0``, ``--final-eval-games 0``,
+``--seed -1``), a bad agent spec, an ``--out`` that is a file or not writable, an
+unusable checkpoint; a write that fails later (a full disk) is one line too.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +12,7 @@ import argparse
 import sys
 from typing import TextIO
 
+from agents.policy_io import WriteError
 from training.train import TrainConfig
 
 _DEFAULTS = TrainConfig(game="", side="", out="")
@@ -19,7 +26,8 @@ Examples:
   fof train --resume runs/sfo-soviet        # continue after an interruption
 
 The run folder holds config.json, progress.json, checkpoints/, tb/ (TensorBoard),
-and at the end model.zip with its card model.json (play it: --agents ppo:RUN/model.zip).
+and at the end model.safetensors with its card model.json
+(play it: --agents ppo:RUN/model.safetensors).
 """
 
 
@@ -38,11 +46,11 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--resume", metavar="RUN", help="continue the run in RUN from its latest checkpoint "
                    "with its own config (only --steps may change it)")
     p.add_argument("--best", action="store_true",
-                   help="with --resume: train no further; finish the run (final evaluation, model.zip, card) "
+                   help="with --resume: train no further; finish the run (final evaluation, model, card) "
                    "from the kept checkpoint with the best evaluation win rate instead of the latest")
     p.add_argument("--steps", type=int, default=None,
-                   help=f"total learner steps (default {d.steps}); with --resume: the run's new total "
-                   "(at or below the steps done: finish the run from its latest checkpoint)")
+                   help=f"total learner steps, >= 1 (default {d.steps}); with --resume: the run's new total "
+                   "(at or below the steps done: finish the run from its latest checkpoint; absent: keep it)")
     p.add_argument("--opponent", nargs="+", default=d.opponents, metavar="SPEC",
                    help="opponent pool, drawn per episode: random, heuristic, mcts:N, ppo:PATH, "
                    "self (snapshots; needs --side both) (default heuristic)")
@@ -83,20 +91,26 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
     def log(text: str) -> None:
         print(text, file=out, flush=True)
 
+    def refuse(message: str) -> int:
+        print(f"fof train: {message}", file=sys.stderr)
+        return 2
+
     if args.best and not args.resume:
         args.parser.error("--best finishes an existing run: use it with --resume RUN")
+    if args.steps is not None and args.steps < 1:  # with --resume, 0 would silently mean "keep"
+        return refuse(f"--steps must be an integer >= 1, got {args.steps}")
     if args.resume:
         given = [a for a in ("game", "side", "out") if getattr(args, a)]
         if given:
             args.parser.error(f"--resume takes the run's own config; drop --{', --'.join(given)}")
-        config = TrainConfig(game="", side="", out=args.resume, steps=args.steps or 0)
+        config = TrainConfig(game="", side="", out=args.resume, steps=args.steps or 0)  # 0: keep the run's
     else:
         if not args.game or not args.side:
             args.parser.error("--game and --side are required (or --resume RUN)")
         config = TrainConfig(
             game=args.game, side=args.side, out=args.out or f"runs/{args.game}-{args.side}",
             options=parse_assignments(args.option, "--option") if args.option else {},
-            steps=args.steps or _DEFAULTS.steps, opponents=args.opponent, opponent_weights=args.opponent_weights,
+            steps=_DEFAULTS.steps if args.steps is None else args.steps, opponents=args.opponent, opponent_weights=args.opponent_weights,
             envs=args.envs, seed=args.seed, reward=args.reward, net_arch=args.net_arch,
             learning_rate=args.learning_rate, lr_schedule=args.lr_schedule, n_steps=args.n_steps, batch_size=args.batch_size,
             n_epochs=args.n_epochs, gamma=args.gamma, ent_coef=args.ent_coef, clip_range=args.clip_range,
@@ -108,9 +122,10 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
     try:
         train(config, command_line(args.argv), resume=bool(args.resume), best=args.best,
               progress=not args.no_progress, log=log)
-    except (ValueError, FileExistsError, FileNotFoundError) as exc:
-        print(f"fof train: {exc}", file=sys.stderr)
-        return 2
+    except (ValueError, FileExistsError, FileNotFoundError, WriteError) as exc:
+        return refuse(" ".join(str(exc).split()))
+    except OSError as exc:  # any other failed file operation: one line, no traceback
+        return refuse(f"{exc.filename}: {exc.strerror}" if exc.filename and exc.strerror else str(exc))
     except KeyboardInterrupt:
         return 130
     return 0

@@ -7,7 +7,10 @@ A pool is a list of agent specs with weights. Specs are those of
 only allowed when training ``--side both`` (the games are asymmetric: a Soviet
 policy cannot play the U.S.). It draws uniformly among the latest ``recent``
 checkpoints in the run's checkpoint folder; before the first checkpoint exists it
-plays as the first other spec of the pool (or ``random``).
+plays as the first other spec of the pool (or ``random``). A snapshot is read as
+data (:func:`agents.policy_io.load_checkpoint_policy`: safetensors tensors and
+JSON); an unreadable one, or an old sb3 zip, raises
+:class:`agents.policy_io.ModelFileError` (one line) and is never unpickled.
 
 The pool is an Agent object for :class:`fof_env.envs.gym_env.WargameEnv`: the
 env calls ``seed(s)`` at every reset with a seed derived from the game seed, the
@@ -18,10 +21,15 @@ an episode is reproducible from its seed (given the same snapshots on disk).
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
 SELF = "self"
+CHECKPOINT_SUFFIX = ".safetensors"
+# ckpt_<steps>.safetensors, and the .zip of older fof versions: listed so that resuming
+# such a run is refused with a clear message (never loaded) rather than silently restarted
+_CHECKPOINT_NAME = re.compile(r"ckpt_(\d+)\.(safetensors|zip)")
 
 
 def parse_pool(specs: Sequence[str], weights: Sequence[float] | None) -> list[tuple[str, float]]:
@@ -37,14 +45,23 @@ def parse_pool(specs: Sequence[str], weights: Sequence[float] | None) -> list[tu
     return [(str(s), float(w)) for s, w in zip(specs, weights, strict=True)]
 
 
+def checkpoint_name(steps: int) -> str:
+    """The file name of the checkpoint at ``steps``: ``ckpt_<steps>.safetensors``."""
+    return f"ckpt_{steps}{CHECKPOINT_SUFFIX}"
+
+
 def checkpoint_steps(path: Path) -> int:
-    """The step count in a checkpoint's name: ``ckpt_50000.zip`` -> 50000."""
+    """The step count in a checkpoint's name: ``ckpt_50000.safetensors`` -> 50000."""
     return int(path.stem.rpartition("_")[2])
 
 
 def checkpoints(folder: Path) -> list[Path]:
-    """Checkpoint zips in ``folder``, oldest first (by the step count in the name)."""
-    return sorted(folder.glob("ckpt_*.zip"), key=checkpoint_steps) if folder.is_dir() else []
+    """Checkpoint files in ``folder`` (``ckpt_<steps>.safetensors``, and old ``ckpt_<steps>.zip``
+    ones, which every loader refuses), oldest first by the step count in the name."""
+    if not folder.is_dir():
+        return []
+    found = [p for p in folder.iterdir() if _CHECKPOINT_NAME.fullmatch(p.name)]
+    return sorted(found, key=lambda p: (checkpoint_steps(p), p.suffix == CHECKPOINT_SUFFIX))
 
 
 class OpponentPool:
@@ -79,14 +96,16 @@ class OpponentPool:
         self.seed(0)
 
     def _self_agent(self, seed: int):
-        from agents.ppo import PolicyAgent, load_policy
+        from agents.policy_io import load_checkpoint_policy
+        from agents.ppo import PolicyAgent
 
         snaps = checkpoints(self.checkpoint_dir)[-self.recent:]
         if not snaps:
             fallback = next((s for s in self.specs if s != SELF), "random")
             return self._build(fallback, self.game, self.player, seed), f"self (no snapshot yet: {fallback})"
         snap = snaps[random.Random(seed).randrange(len(snaps))]
-        policy = load_policy(str(snap.resolve()))
+        shape = [int(self.game.observation_shape[0]) + 2]  # a both-sides policy: its side appended
+        policy = load_checkpoint_policy(snap, num_actions=self.game.num_actions, observation_shape=shape)
         agent = PolicyAgent(self.game, self.player, policy, seed, deterministic=False, both_sides=True)
         return agent, f"self:{snap.name}"
 

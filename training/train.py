@@ -4,10 +4,15 @@ A run lives in one folder (``--out``)::
 
     config.json          the TrainConfig and the exact command (and every --resume command)
     progress.json        steps, wall time, learning curve; rewritten at every checkpoint/evaluation
-    checkpoints/         ckpt_<steps>.zip: model + optimizer state, every --checkpoint-every steps
+    checkpoints/         ckpt_<steps>.safetensors: policy + optimizer tensors, counters in its
+                         metadata, every --checkpoint-every steps (agents.policy_io)
     tb/                  TensorBoard logs (tensorboard --logdir RUN/tb)
-    model.zip            the final policy (float16 weights, no optimizer state: small, for playing)
-    model.json           its card (agents.ppo reads it): see :func:`write_card`
+    model.safetensors    the final policy (float16 tensors, no optimizer state: small, for playing)
+    model.json           its card (agents.ppo reads it; mandatory): see :func:`write_card`
+
+Every file is data (safetensors tensors and JSON); nothing is pickled or unpickled.
+A resumed run rebuilds MaskablePPO from ``config.json`` (schedules included) and
+loads the checkpoint's tensors, optimizer state and counters into it (:func:`restore`).
 
 Steps: ``total_timesteps`` counts the learner's decisions (env steps). The loop:
 optional imitation warm start (:mod:`training.imitation`), then PPO on
@@ -19,14 +24,23 @@ opponent pool (:mod:`training.opponents`), with a masked evaluation against
 own config (the env seeds of the continued part derive from the seed and the
 step count, so a resumed run is reproducible but not identical to an
 uninterrupted one).
+
+Before anything is written, :meth:`TrainConfig.validate` checks the whole config
+(every agent spec built for every side it plays, the output folder writable), the
+checkpoint to resume from is read and the envs and model are built: a refused
+run leaves no run folder or ``config.json`` behind. A failed write raises
+:class:`agents.policy_io.WriteError` (``cannot write PATH: REASON``).
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
+import os
 import platform
 import shlex
+import shutil
 import signal
 import sys
 import threading
@@ -34,13 +48,18 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from agents.ppo import BOTH_SIDES, CARD_FORMAT
+from agents.policy_io import CARD_FORMAT, Checkpoint, ModelFileError, WriteError, write_atomic
+from agents.ppo import BOTH_SIDES
 from training.opponents import SELF, checkpoint_steps, checkpoints, parse_pool
 
 CONFIG = "config.json"
 LR_SCHEDULES = ("constant", "linear")
 PROGRESS = "progress.json"
-MODEL = "model.zip"
+MODEL = "model.safetensors"
+CARD = "model.json"
+_AT_LEAST_ONE = ("steps", "envs", "n_steps", "batch_size", "n_epochs", "eval_every", "eval_games",
+                 "final_eval_games", "checkpoint_every", "keep_checkpoints", "torch_threads",
+                 "imitation_games", "imitation_epochs")
 
 
 @dataclass
@@ -79,12 +98,29 @@ class TrainConfig:
     torch_threads: int = 1
 
     def validate(self) -> None:
+        """Check the whole config before anything is created; raises ``ValueError`` (one line).
+
+        Counts must be >= 1 and the seed >= 0; the game, side and options must exist;
+        every opponent spec, the evaluation opponent and the imitation teacher are built
+        for every side they will play (so a ``ppo:PATH`` model for the wrong side fails
+        here, not after training); ``out`` must be a folder (or not exist yet) under a
+        writable one (:class:`~agents.policy_io.WriteError` if not writable).
+        """
         from evaluation.match import build_agent
         from fof_env.core.registry import make_game
 
+        for name in _AT_LEAST_ONE:
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"--{name.replace('_', '-')} must be an integer >= 1, got {value!r}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
+            raise ValueError(f"--seed must be an integer >= 0, got {self.seed!r}")
+        if not self.net_arch or any(isinstance(n, bool) or not isinstance(n, int) or n < 1 for n in self.net_arch):
+            raise ValueError(f"--net-arch must be one or more layer sizes >= 1, got {self.net_arch!r}")
+        if self.lr_schedule not in LR_SCHEDULES:
+            raise ValueError(f"lr_schedule must be one of {LR_SCHEDULES}, got {self.lr_schedule!r}")
         game = make_game(self.game, **self.options)
-        if self.side != BOTH_SIDES:
-            game.player_index(self.side)
+        learners = [0, 1] if self.side == BOTH_SIDES else [game.player_index(self.side)]
         pool = parse_pool(self.opponents, self.opponent_weights)
         if SELF in self.opponents and self.side != BOTH_SIDES:
             raise ValueError(
@@ -92,17 +128,12 @@ class TrainConfig:
                 f"{self.game} are asymmetric, so a {self.side} policy cannot play the other side. "
                 "Use ppo:PATH with a model of the other side instead."
             )
-        for spec, _ in pool:
-            if spec != SELF:
-                build_agent(spec, game, 0 if self.side == BOTH_SIDES else 1 - game.player_index(self.side), 0)
-        for name in ("steps", "envs", "n_steps", "batch_size", "n_epochs", "eval_every", "eval_games",
-                     "checkpoint_every", "keep_checkpoints", "torch_threads"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
-        if self.imitate is not None:
-            build_agent(self.imitate, game, 0, 0)
-        if self.lr_schedule not in LR_SCHEDULES:
-            raise ValueError(f"lr_schedule must be one of {LR_SCHEDULES}, got {self.lr_schedule!r}")
+        for player in learners:
+            for spec in [s for s, _ in pool if s != SELF] + [self.eval_opponent]:
+                build_agent(spec, game, 1 - player, 0)
+            if self.imitate is not None:
+                build_agent(self.imitate, game, player, 0)
+        check_out_folder(Path(self.out))
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TrainConfig:
@@ -110,10 +141,46 @@ class TrainConfig:
         return cls(**{k: v for k, v in data.items() if k in known})
 
 
+def check_out_folder(run: Path) -> None:
+    """Refuse an ``out`` that is a file (or under one), or whose nearest existing folder is not
+    writable (``WriteError``: ``cannot write RUN: Permission denied``)."""
+    if run.exists() and not run.is_dir():
+        raise ValueError(f"--out {run} is a file, not a folder")
+    probe = run
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if not probe.is_dir():
+        raise ValueError(f"--out {run}: {probe} is a file, not a folder")
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise WriteError(errno.EACCES, os.strerror(errno.EACCES), str(run))
+
+
 def _write_json(path: Path, data: Any) -> None:
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(data, indent=2) + "\n")
-    tmp.replace(path)
+    """Write ``data`` as JSON atomically (temp file, fsync, rename); ``WriteError`` on failure."""
+    write_atomic(path, (json.dumps(data, indent=2) + "\n").encode())
+
+
+def _read_json(path: Path) -> Any:
+    """A run's JSON file (``ValueError`` naming it if it is not valid JSON)."""
+    text = path.read_text()
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise ValueError(f"cannot read {path}: not valid JSON ({exc})") from exc
+
+
+def _start_run(run: Path, record: dict[str, Any]) -> None:
+    """Create the run folder and write ``config.json``; if that fails, remove a folder made here."""
+    created = not run.exists()
+    try:
+        run.mkdir(parents=True, exist_ok=True)
+        _write_json(run / CONFIG, record)
+    except OSError as exc:
+        if created:
+            shutil.rmtree(run, ignore_errors=True)
+        if isinstance(exc, WriteError):
+            raise
+        raise WriteError(exc.errno, exc.strerror or str(exc), str(exc.filename or run)) from exc
 
 
 def _versions() -> dict[str, str]:
@@ -186,24 +253,40 @@ def round_to_half(policy) -> None:
             param.copy_(param.half().float())
 
 
-def export_model(model, path: Path) -> None:
-    """Save ``model`` to play: float16 weights (rounded first by :func:`round_to_half`), no
-    optimizer state: a sixth of a checkpoint. ``MaskablePPO.load`` reads it back as float32
-    (``load_state_dict`` casts), so it loads like any sb3 model."""
-    policy = model.policy
-    full = policy.optimizer
-    policy.optimizer = policy.optimizer_class(policy.parameters(), lr=0.0, **policy.optimizer_kwargs)
-    policy.half()
-    try:
-        model.save(path)
-    finally:
-        policy.float()
-        policy.optimizer = full
+def export_model(model, path: Path) -> dict[str, Any]:
+    """Save ``model``'s policy to play: its state dict as float16 tensors in a safetensors file
+    (rounded first by :func:`round_to_half`, so nothing changes), no optimizer state: a sixth of
+    a checkpoint. Returns the card's ``weights`` block (file, sha256, dtype, bytes); the policy
+    is rebuilt from the card's architecture and loaded as float32 (:mod:`agents.policy_io`)."""
+    from agents.policy_io import export_weights
+
+    return export_weights(model.policy, path, "float16")
+
+
+def restore(model, checkpoint: Checkpoint, source: Path, both_sides: bool) -> None:
+    """Load a checkpoint into ``model`` (rebuilt from the run's config): policy tensors,
+    optimizer state and counters. Another architecture raises ``ModelFileError``."""
+    from agents.policy_io import describe_policy, load_tensors, restore_optimizer
+
+    where = f"checkpoint {source}"
+    mine = describe_policy(model.policy, both_sides)
+    if checkpoint.architecture != mine:
+        raise ModelFileError(f"cannot use {where}: its architecture {checkpoint.architecture} is not the "
+                             f"run's {mine}")
+    if not {"num_timesteps", "_n_updates"} <= set(checkpoint.counters):
+        raise ModelFileError(f"cannot use {where}: its counters lack num_timesteps/_n_updates")
+    load_tensors(model.policy, checkpoint.policy_state, where)
+    restore_optimizer(model.policy.optimizer, checkpoint, where)
+    model.num_timesteps = checkpoint.counters["num_timesteps"]
+    model._n_updates = checkpoint.counters["_n_updates"]
 
 
 def write_card(path: Path, config: TrainConfig, game, progress: dict[str, Any],
-               final: list[dict[str, Any]], commands: list[str]) -> dict[str, Any]:
-    """The model card (``model.json``); returns it."""
+               final: list[dict[str, Any]], commands: list[str], architecture: dict[str, Any],
+               weights: dict[str, Any]) -> dict[str, Any]:
+    """The model card (``model.json``, format ``fof-model-card/2``); returns it. ``architecture``
+    (:func:`agents.policy_io.describe_policy`) and ``weights`` (:func:`export_model`) let a loader
+    rebuild the network from data and check the weights' sha256."""
     wall = progress["wall_seconds"]
     card = {
         "format": CARD_FORMAT,
@@ -214,6 +297,8 @@ def write_card(path: Path, config: TrainConfig, game, progress: dict[str, Any],
         "observation_shape": [int(game.observation_shape[0]) + (2 if config.side == BOTH_SIDES else 0)],
         "num_actions": game.num_actions,
         "algorithm": "MaskablePPO (sb3-contrib)",
+        "architecture": architecture,
+        "weights": weights,
         "timesteps": progress["timesteps"],
         "wall_seconds": round(wall, 1),
         "steps_per_second": round(progress["timesteps"] / wall, 1) if wall else None,
@@ -256,13 +341,19 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
 
     With ``resume``, only ``config.out`` and ``config.steps`` are read: a new total (0
     keeps the run's own) extends the run, or, at or below the steps already done,
-    finishes it there (final evaluation, ``model.zip`` and card from the latest
+    finishes it there (final evaluation, ``model.safetensors`` and card from the latest
     checkpoint). A run stopped before its first checkpoint starts over. ``best`` (with
     ``resume``) finishes the run from the kept checkpoint with the best evaluation point
     instead (:func:`best_checkpoint`; recorded in the card as ``selected``).
+
+    Raises ``ValueError`` (a bad config, or a checkpoint that cannot be used:
+    :class:`~agents.policy_io.ModelFileError`), ``FileExistsError``/``FileNotFoundError``
+    (no run to resume, or a run already there) or :class:`~agents.policy_io.WriteError`,
+    all before anything is written when they come from the config or the checkpoint.
     """
     import torch
 
+    from agents.policy_io import describe_policy, read_checkpoint
     from fof_env.core.registry import make_game
     from training.callbacks import (
         Checkpointer,
@@ -279,27 +370,37 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
     if resume:
         if not (run / CONFIG).exists():
             raise FileNotFoundError(f"no run to resume in {run} (no {CONFIG})")
-        saved = json.loads((run / CONFIG).read_text())
+        saved = _read_json(run / CONFIG)
         extra_steps = config.steps
         config = TrainConfig.from_dict(saved["config"])
+        config.out = str(run)  # the run is where it is now, even if it was moved
         if extra_steps:
             config.steps = extra_steps
         commands = saved["commands"] + [command]
         has_checkpoint = bool(checkpoints(run / "checkpoints")) and (run / PROGRESS).exists()
-        state = json.loads((run / PROGRESS).read_text()) if has_checkpoint else dict(fresh)
+        state = _read_json(run / PROGRESS) if has_checkpoint else dict(fresh)
     else:
         if (run / CONFIG).exists():
             raise FileExistsError(f"{run} already holds a run: continue it with `fof train --resume {run}` "
                                   "or choose another --out")
         commands = [command]
         state = dict(fresh)
-    config.validate()
-    run.mkdir(parents=True, exist_ok=True)
-    _write_json(run / CONFIG, {"config": asdict(config), "commands": commands})
+    try:
+        config.validate()
+    except ValueError as exc:
+        if not resume:
+            raise
+        raise ValueError(f"the run's {run / CONFIG}: {exc}") from exc
+    ckpt_dir = run / "checkpoints"
+    both = config.side == BOTH_SIDES
+    latest = checkpoints(ckpt_dir)[-1:] if resume else []
+    if best:  # finish from the best evaluated checkpoint, training no further
+        chosen, state["selected"] = best_checkpoint(ckpt_dir, state["curve"])
+        latest = [chosen]
+    checkpoint = read_checkpoint(latest[0]) if latest else None  # refused here if it is not one
     torch.set_num_threads(config.torch_threads)
     game = make_game(config.game, **config.options)
     clock = stopwatch(state["wall_seconds"])
-    ckpt_dir = run / "checkpoints"
 
     def save_progress(model) -> None:
         state.update(timesteps=int(model.num_timesteps), wall_seconds=round(clock(), 1))
@@ -307,22 +408,18 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
 
     venv = _make_vec_env(config, run, config.seed + state["timesteps"])
     try:
-        from sb3_contrib import MaskablePPO
-
-        latest = checkpoints(ckpt_dir)[-1:] if resume else []
-        if best:  # finish from the best evaluated checkpoint, training no further
-            chosen, state["selected"] = best_checkpoint(ckpt_dir, state["curve"])
-            latest = [chosen]
+        model = _new_model(config, venv, run)
+        if checkpoint is not None:
+            restore(model, checkpoint, latest[0], both)
+        _start_run(run, {"config": asdict(config), "commands": commands})
+        if best:
             log(f"finishing from the best evaluated checkpoint: {state['selected']}")
-        if latest:
-            model = MaskablePPO.load(latest[0], env=venv, device="cpu", tensorboard_log=str(run / "tb"))
+        if checkpoint is not None:
             log(f"resuming {run} from {latest[0].name} ({model.num_timesteps} steps)")
-        else:
-            model = _new_model(config, venv, run)
-            if config.imitate and state["imitation"] is None:
-                log(f"imitation warm start: {config.imitation_games} games of {config.imitate}")
-                state["imitation"] = _imitate(config, model, progress)
-                log(f"  agreement with {config.imitate} on held-out decisions: {state['imitation']['accuracy']}")
+        elif config.imitate and state["imitation"] is None:
+            log(f"imitation warm start: {config.imitation_games} games of {config.imitate}")
+            state["imitation"] = _imitate(config, model, progress)
+            log(f"  agreement with {config.imitate} on held-out decisions: {state['imitation']['accuracy']}")
         evaluator = MaskedEvalCallback(game, config.side, config.eval_opponent, config.eval_games,
                                        config.eval_every, config.seed + 1, state["curve"], clock,
                                        on_point=lambda _curve: save_progress(model))
@@ -330,25 +427,26 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
             for point in evaluator.evaluate(model):
                 log(f"  step 0: {point['side']} vs {point['opponent']} win rate {point['win_rate']:.3f}")
         checkpointer = Checkpointer(ckpt_dir, config.checkpoint_every, config.keep_checkpoints,
-                                    on_save=lambda _path: save_progress(model))
+                                    on_save=lambda _path: save_progress(model), both_sides=both)
         remaining = 0 if best else config.steps - model.num_timesteps
         try:
             if remaining > 0:
                 with _sigterm_as_interrupt():
-                    model.learn(remaining, callback=[evaluator, checkpointer], reset_num_timesteps=not latest,
-                                tb_log_name="ppo", progress_bar=progress)
+                    model.learn(remaining, callback=[evaluator, checkpointer],
+                                reset_num_timesteps=checkpoint is None, tb_log_name="ppo", progress_bar=progress)
         except KeyboardInterrupt:
-            path = save_checkpoint(model, ckpt_dir, config.keep_checkpoints)
+            path = save_checkpoint(model, ckpt_dir, config.keep_checkpoints, both_sides=both)
             save_progress(model)
             log(f"\ninterrupted: saved {path}; continue with: fof train --resume {run}")
             raise
-        save_checkpoint(model, ckpt_dir, config.keep_checkpoints)
+        save_checkpoint(model, ckpt_dir, config.keep_checkpoints, both_sides=both)
         save_progress(model)
-        round_to_half(model.policy)  # the final evaluation plays the weights model.zip ships
+        round_to_half(model.policy)  # the final evaluation plays the weights model.safetensors ships
         final = evaluate_policy(game, config.side, model.policy, config.eval_opponent,
                                 config.final_eval_games, config.seed + 2)
-        export_model(model, run / MODEL)
-        card = write_card(run / "model.json", config, game, state, final, commands)
+        weights = export_model(model, run / MODEL)
+        card = write_card(run / CARD, config, game, state, final, commands,
+                          describe_policy(model.policy, both), weights)
         for point in final:
             log(f"final: {point['side']} vs {point['opponent']}: {point['wins']}/{point['games']} won "
                 f"({100 * point['win_rate']:.1f}% [{100 * point['low']:.1f}, {100 * point['high']:.1f}]), "

@@ -60,7 +60,8 @@ def test_self_play_run_uses_its_snapshots_and_plays_both_sides(tmp_path):
     game = make_game("strike_force_one")
     pool = OpponentPool(game, 1, parse_pool(["self"], None), run / "checkpoints")
     pool.seed(0)
-    assert pool.current_spec.startswith("self:ckpt_")
-    agents = [make_agent("ppo", game, p, seed=0, path=str(run / "model.zip")) for p in (0, 1)]
+    assert pool.current_spec.startswith("self:ckpt_") and pool.current_spec.endswith(".safetensors")
+    assert pool.current.both_sides and pool.current.deterministic is False
+    agents = [make_agent("ppo", game, p, seed=0, path=str(run / "model.safetensors")) for p in (0, 1)]
     assert all(a.both_sides for a in agents)
     assert play_game(game, agents, 3).decisions > 0

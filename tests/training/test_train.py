@@ -3,6 +3,7 @@ that records the run, and checkpoints that resume after an interruption."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import pytest
@@ -40,15 +41,24 @@ def test_tiny_run_writes_a_model_that_plays_legally(tmp_path, capsys):
     assert final["games"] == 6 and final["wins"] + final["draws"] + final["losses"] == 6
     assert [p["timesteps"] for p in card["curve"]][:1] == [0]  # the curve starts before PPO
     assert card["imitation"]["decisions"] > 0
-    assert (run / "tb").is_dir() and list((run / "checkpoints").glob("ckpt_*.zip"))
-    assert (run / "model.zip").stat().st_size < 5_000_000
+    assert (run / "tb").is_dir() and list((run / "checkpoints").glob("ckpt_*.safetensors"))
+    assert not list(run.rglob("*.zip")) and not list(run.rglob("*.pth"))  # nothing pickled
+    model_bytes = (run / "model.safetensors").read_bytes()
+    assert len(model_bytes) < 5_000_000
+    assert card["format"] == "fof-model-card/2"
+    assert card["weights"] == {"file": "model.safetensors", "sha256": hashlib.sha256(model_bytes).hexdigest(),
+                               "dtype": "float16", "bytes": len(model_bytes)}
+    assert card["architecture"] == {
+        "policy": "MaskableActorCriticPolicy", "net_arch": {"pi": [32], "vf": [32]}, "activation": "Tanh",
+        "features_extractor": "FlattenExtractor", "share_features_extractor": True,
+        "observation_shape": [750], "num_actions": 80, "both_sides": False}
 
-    policy = load_policy(str((run / "model.zip").resolve()))  # float16 on disk, float32 loaded
+    policy = load_policy(str((run / "model.safetensors").resolve()))  # float16 on disk, float32 loaded
     assert all(p.dtype == torch.float32 and torch.equal(p, p.half().float()) for p in policy.parameters())
 
     game = make_game("strike_force_one")
     for seed in range(3):
-        agents = [make_agent("ppo", game, "soviet", seed=seed, path=str(run / "model.zip")),
+        agents = [make_agent("ppo", game, "soviet", seed=seed, path=str(run / "model.safetensors")),
                   make_agent("random", game, "us", seed=seed)]
         result = play_game(game, agents, seed)  # state.apply refuses any illegal action
         assert result.decisions > 0
@@ -75,7 +85,7 @@ def test_resume_continues_from_the_last_checkpoint(tmp_path, monkeypatch):
         train(config, "fof train (first)", progress=False, log=lambda _t: None)
     progress = json.loads((run / "progress.json").read_text())
     assert 512 <= progress["timesteps"] < 1536
-    assert not (run / "model.zip").exists()
+    assert not (run / "model.safetensors").exists()
     with pytest.raises(FileExistsError, match="--resume"):
         train(config, "fof train (again)", progress=False, log=lambda _t: None)
 
@@ -135,7 +145,7 @@ def test_best_finishes_from_the_best_evaluated_checkpoint(tmp_path):
     train(config, "fof train (first)", progress=False, log=lambda _t: None)
     curve = json.loads((run / "progress.json").read_text())["curve"]
     rate = {p["timesteps"]: p["win_rate"] for p in curve}
-    kept = [int(p.stem.split("_")[1]) for p in (run / "checkpoints").glob("ckpt_*.zip")]
+    kept = [int(p.stem.split("_")[1]) for p in (run / "checkpoints").glob("ckpt_*.safetensors")]
     best_steps = max((rate[s], s) for s in kept if s in rate)[1]
     train(TrainConfig(game="", side="", out=str(run), steps=0), "fof train --resume --best", resume=True,
           best=True, progress=False, log=lambda _t: None)
@@ -160,8 +170,46 @@ def test_a_run_stopped_before_its_first_checkpoint_starts_over_on_resume(tmp_pat
         patch.setattr(train_module, "_imitate", interrupted)
         with pytest.raises(KeyboardInterrupt):
             train(config, "fof train (first)", progress=False, log=lambda _t: None)
-    assert (run / "config.json").exists() and not (run / "model.zip").exists()
+    assert (run / "config.json").exists() and not (run / "model.safetensors").exists()
     train(TrainConfig(game="", side="", out=str(run), steps=0), "fof train --resume", resume=True,
           progress=False, log=lambda _t: None)
     card = json.loads((run / "model.json").read_text())
     assert card["imitation"]["episodes"] == 2 and card["timesteps"] >= 512
+
+
+def test_a_checkpoint_restores_policy_optimizer_and_counters(tmp_path):
+    """save_checkpoint + restore: a model rebuilt from its config gets back the exact policy
+    tensors, Adam's moments and step counts, and the counters (no pickle involved)."""
+    from sb3_contrib import MaskablePPO
+
+    from agents.policy_io import read_checkpoint
+    from fof_env.envs.gym_env import WargameEnv
+    from training.train import restore
+
+    def fresh(seed):
+        env = WargameEnv("strike_force_one", side="soviet", opponent="random")
+        return MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, n_epochs=1, seed=seed, device="cpu",
+                           policy_kwargs={"net_arch": {"pi": [8], "vf": [8]}})
+
+    trained = fresh(0)
+    trained.learn(128)
+    path = callbacks.save_checkpoint(trained, tmp_path, keep=2)
+    assert path.name == f"ckpt_{trained.num_timesteps}.safetensors"
+    assert trained.num_timesteps == 128 and trained._n_updates == 2
+
+    other = fresh(1)
+    restore(other, read_checkpoint(path), path, both_sides=False)
+    assert (other.num_timesteps, other._n_updates) == (128, 2)
+    for (name, a), (_, b) in zip(trained.policy.state_dict().items(), other.policy.state_dict().items(),
+                                 strict=True):
+        assert torch.equal(a, b), name
+    want, got = trained.policy.optimizer.state_dict(), other.policy.optimizer.state_dict()
+    assert len(want["state"]) == len(got["state"]) == len(list(trained.policy.parameters()))
+    for index, entries in want["state"].items():
+        assert set(entries) == {"step", "exp_avg", "exp_avg_sq"}
+        for name, value in entries.items():
+            assert torch.equal(value, got["state"][index][name]), (index, name)
+    assert got["param_groups"][0]["betas"] == (0.9, 0.999) and got["param_groups"][0]["eps"] == 1e-5
+
+    with pytest.raises(ValueError, match="architecture"):  # a checkpoint of another network
+        restore(fresh(2), read_checkpoint(path), path, both_sides=True)
