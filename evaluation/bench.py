@@ -11,6 +11,8 @@ rules) and Force on Force "Lost & Found" (full and quick rules); ``--game`` pick
   reads ``action_masks()`` every step, against the random opponent (opponent
   decisions happen inside ``step`` and are not counted as steps); Lost & Found
   for either learner side;
+* the heuristic bots' mean ms per decision (both sides heuristic, a few games): a
+  figure to watch, not a test (timing thresholds fail at random on a shared machine);
 * as a reference measured in the same run, PettingZoo ``connect_four_v3``
   random-play turns/s (reading the action mask every turn).
 
@@ -141,6 +143,24 @@ def connect_four_rate(seconds: float, repeats: int) -> float:
     return rate
 
 
+def bot_ms_per_decision(game_name: str, options: dict, games: int) -> float:
+    """Mean ms one heuristic bot spends per decision, both sides heuristic, over ``games`` games."""
+    from agents.heuristic import make_heuristic
+
+    game = fof_env.make_game(game_name, **options)
+    bots = [make_heuristic(game, p, seed=p) for p in (0, 1)]
+    spent, decisions = 0.0, 0
+    for seed in range(games):
+        state = game.new_initial_state(seed)
+        while not state.is_terminal:
+            start = time.perf_counter()
+            action = bots[state.current_player].act(state)
+            spent += time.perf_counter() - start
+            decisions += 1
+            state.apply(action)
+    return 1000 * spent / max(1, decisions)
+
+
 LAF_DECISIONS_TARGET = 10_000
 LAF_MEDIAN_MS_TARGET = 50.0
 
@@ -156,6 +176,8 @@ def strike_force_one_rows(seconds: float, repeats: int) -> list[tuple[str, float
         rows.append((f"Strike Force One, {label}: engine decisions/s (apply_unchecked)", unchecked, ""))
         rows.append((f"Strike Force One, {label}: random games/s", games, ""))
         rows.append((f"Strike Force One, {label}: Gym env steps/s with masks", steps, ""))
+        ms = bot_ms_per_decision("strike_force_one", options, 5)
+        rows.append((f"Strike Force One, {label}: heuristic bot ms per decision (5 games)", ms, ""))
     return rows
 
 
@@ -190,6 +212,8 @@ def lost_and_found_rows(seconds: float, repeats: int, median_games: int) -> list
         for side, side_name in ((0, "taliban"), (1, "usmc")):
             steps = gym_rate("fof_env/LostAndFound-v0", options, seconds, repeats, side=side)
             rows.append((f"{name}: Gym env steps/s with masks ({side_name} learner)", steps, ""))
+        ms = bot_ms_per_decision("lost_and_found", options, 4)
+        rows.append((f"{name}: heuristic bot ms per decision (4 games)", ms, ""))
     return rows
 
 

@@ -120,6 +120,7 @@ def test_split_counts_are_read_only_in_their_canonical_form(text):
         state.str_to_action(text)
     one_line(exc)
     assert state.str_to_action("n1") == 332 and state.action_to_str(332) == "n1"  # the canonical text reads
+    assert state.str_to_action("n11") == 342 and state.action_to_str(342) == "n11"
 
 
 def test_an_action_given_as_a_non_canonical_text_leaves_the_state_unchanged():

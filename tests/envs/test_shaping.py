@@ -70,15 +70,14 @@ def test_casualties_count_for_the_taliban(game):
             units={
                 "usmc.A": {"at": "x05y17", "figures": {"ok": 1, "kia": 2, "serious": 1}},
                 "tal.1": {"at": "x35y35"},
-            }
+            },
+            pilot={"at": "x21y17"},
         )
     )
-    assert state.victory_points() == (5, 0)
-    progress = lost_and_found_pilot_progress(state)
-    assert lost_and_found_potential(state, 0) == pytest.approx(LAF_VP_WEIGHT * 5 / 20)
-    assert lost_and_found_potential(state, 1) == pytest.approx(
-        -LAF_VP_WEIGHT * 5 / 20 + LAF_PILOT_WEIGHT * progress
-    )
+    assert state.victory_points() == (5, 0)  # 2 KIA x 2 VP + 1 serious x 1 VP
+    # Taliban: 0.3 x 5/20; USMC: minus that, plus 0.2 x progress, the nearest Marine 16" from the pilot
+    assert lost_and_found_potential(state, 0) == pytest.approx(0.075)
+    assert lost_and_found_potential(state, 1) == pytest.approx(-0.075 + 0.2 * 0.5 * (1 - 16 / np.hypot(36, 36)))
 
 
 def test_bounded_over_random_games(game):
@@ -91,3 +90,19 @@ def test_bounded_over_random_games(game):
             assert -LAF_VP_WEIGHT <= phi[1] <= LAF_VP_WEIGHT + LAF_PILOT_WEIGHT
             legal = state.legal_actions()
             state.apply(legal[rng.integers(len(legal))])
+
+
+def test_strike_force_one_potential_counts_towns_and_the_unit_balance():
+    """phi = 0.1 x towns held by the Soviets + 0.02 x (Soviet units - U.S. units), for the Soviets; the
+    U.S. gets minus that. One town (0303), three Soviet units against one U.S. unit: 0.1 + 0.04 = 0.14
+    (mutation audit, issue 16: the unit term's sign could flip unnoticed)."""
+    from fof_env.envs.shaping import strike_force_one_potential
+
+    game = fof_env.make_game("strike_force_one")
+    state = game.state_from_position(
+        {"turn": 2, "phase": "soviet_move", "units": {"soviet": {"A": "0303", "B": "0605", "C": "0705"},
+                                                     "us": {"A": "0101"}}}  # fmt: skip
+    )
+    assert state.score == {"soviet_towns": 1, "soviet_units": 3, "us_units": 1}
+    assert strike_force_one_potential(state, 0) == pytest.approx(0.14)
+    assert strike_force_one_potential(state, 1) == pytest.approx(-0.14)

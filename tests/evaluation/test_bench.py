@@ -1,12 +1,53 @@
-"""A smoke run of ``make bench``'s Lost & Found figures (tiny budgets: numbers are not checked)."""
+"""``make bench``: its arithmetic on a fake clock (exact figures), and its rows on a tiny budget."""
 
+import itertools
+
+import numpy as np
+import pytest
+
+import fof_env
 from evaluation import bench
+
+
+@pytest.fixture
+def fake_clock(monkeypatch):
+    """``time.perf_counter`` in the benchmark advances exactly 1 ms per call."""
+    ticks = itertools.count()
+    monkeypatch.setattr(bench.time, "perf_counter", lambda: next(ticks) / 1000)
+
+
+def _random_game_lengths(game_name: str, options: dict, games: int) -> list[int]:
+    """Decisions of random games ``0..games-1``, the moves drawn from one ``default_rng(0)`` in turn."""
+    game = fof_env.make_game(game_name, **options)
+    rng = np.random.default_rng(0)
+    lengths = []
+    for seed in range(games):
+        state = game.new_initial_state(seed)
+        while not state.is_terminal:
+            legal = state.legal_actions()
+            state.apply(legal[rng.integers(len(legal))])
+        lengths.append(len(state.history))
+    return lengths
+
+
+@pytest.mark.parametrize("checked", [True, False])
+def test_engine_rates_count_decisions_and_games_over_the_clock(fake_clock, checked):
+    """A 3.5 ms budget on a clock that ticks 1 ms per reading: the loop reads it at 1, 2, 3 ms (three
+    games start) and 4 ms (stop), then 5 ms for the elapsed time. So decisions/s is the three games'
+    decisions over 5 ms and games/s is 3 / 5 ms = 600."""
+    decisions, games = bench.engine_rates("lost_and_found", {}, 0.0035, 1, checked=checked)
+    assert decisions == pytest.approx(sum(_random_game_lengths("lost_and_found", {}, 3)) / 0.005)
+    assert games == pytest.approx(600.0)
+
+
+def test_median_game_ms_times_each_game_between_two_clock_readings(fake_clock):
+    assert bench.median_game_ms("strike_force_one", {}, 5) == pytest.approx(1.0)
 
 
 def test_lost_and_found_rows():
     rows = bench.lost_and_found_rows(seconds=0.05, repeats=1, median_games=3)
     names = [name for name, _, _ in rows]
-    assert len(rows) == 2 * 6 and all(value > 0 for _, value, _ in rows)
+    assert len(rows) == 2 * 7
     assert "Lost & Found, full rules: engine decisions/s (validated apply)" in names
     assert "Lost & Found, quick rules: median ms per random game (3 games)" in names
     assert "Lost & Found, full rules: Gym env steps/s with masks (usmc learner)" in names

@@ -246,6 +246,28 @@ def test_full_rules_rapid_mover_loses_a_firepower_die():
     assert shot(s, "tal.2", "usmc.A").firepower == 8
 
 
+@pytest.mark.parametrize(("rules", "supply", "firepower"), [
+    ("full", None, 7), ("full", "normal", 6), ("full", "poor", 5), ("quick", None, 6)])  # fmt: skip
+def test_well_supplied_marines_fire_one_more_die_in_the_full_rules(rules, supply, firepower):
+    """003_b1b2d2a6d4b3bab2.txt: "+1 if unit is Well Supplied" and "-1 if unit is Poorly Supplied"
+    (rulings R22: the scenario's USMC "Supply Level: High" is Well Supplied). A default fire team, 14"
+    from its target (no Optimum Range die for the riflemen), neither side Exposed: 4 figures + 2
+    light support dice + 1 Well Supplied = 7D (mutation audit, issue 16: every other test said
+    ``supply="normal"``, so the +1 was never exercised)."""
+    marines = unit(WEST) if supply is None else unit(WEST, supply=supply)
+    s = make({"usmc.A": marines, "tal.2": unit(EAST)}, rules=rules, table=BACKS)
+    assert shot(s, "usmc.A", "tal.2").firepower == firepower
+
+
+@pytest.mark.parametrize(("rules", "moves", "firepower"), [("full", 0, 6), ("full", 1, 5), ("quick", 1, 6)])
+def test_a_reaction_move_costs_a_firepower_die_in_the_full_rules(rules, moves, firepower):
+    """003_b1b2d2a6d4b3bab2.txt: "-1 die for each move as part of a Reaction or Morale test failure."
+    (mutation audit, issue 16: dropping the penalty broke no test)."""
+    s = make({"usmc.A": unit(WEST, supply="normal", reaction_moves=moves), "tal.2": unit(EAST)},
+             rules=rules, table=BACKS)  # fmt: skip
+    assert shot(s, "usmc.A", "tal.2").firepower == firepower
+
+
 def test_exposed_target_gives_the_attacker_a_die_in_the_full_rules_only():
     """003_b1b2d2a6d4b3bab2.txt: "Exposed (+1 Firepower Die for Attacker): If a unit is in open ground and
     is not within 2" of a scenic piece representing cover of some sort, it is considered to be
@@ -720,6 +742,27 @@ def test_wounded_unit_passing_its_tq_check_moves_rapidly():
     (moved,) = events(s, ev.UnitMoved)
     assert (moved.destination, moved.rapid) == (pt(17, 11), True)
     assert s.moved[uid("usmc.A")] == 2
+
+
+@pytest.mark.parametrize(("check", "exits"), [(4, True), (3, False)])
+def test_a_wounded_team_leaving_by_its_edge_beyond_tactical_reach_takes_the_tq_check(check, exits):
+    """000_294bccfd88f0ebda.txt: wounded figures "force the unit to make a TQ check on one die to move
+    faster than Tactical movement." Leaving the table is a move: 9" to the West edge is a Rapid one
+    (rulings R4, R32), so a wounded team must pass the check; failing it, only Tactical destinations
+    (6") remain and the edge is out of reach (mutation audit, issue 16: the exit skipped the check)."""
+    s = make({"usmc.A": unit(pt(9, 11), ok=3, light=1), "tal.1": unit(pt(33, 33))}, rules="quick")
+    s.apply("usmc.A")
+    s.apply("move")
+    assert "exit" in s.legal_action_strings()
+    script(s, [check])
+    s.apply("exit")
+    assert sides_of(s, "TQ check") == [8]
+    if exits:
+        decline_reactions(s)
+        assert s.pos[uid("usmc.A")] == -1 and events(s, ev.UnitMoved)[0].rapid
+    else:
+        assert s.decision.context["tactical_only"] and "exit" not in s.legal_action_strings()
+        assert s.pos[uid("usmc.A")] == s.table.index(pt(9, 11))
 
 
 def test_unhurt_unit_moves_rapidly_without_a_check():

@@ -17,7 +17,20 @@ import pytest
 
 from fof_env.force_on_force import events as ev
 
-from .helpers import dice_used, events, fires, make, order, script, uid, unit
+from .helpers import (
+    area,
+    decline_reactions,
+    dice_used,
+    events,
+    fires,
+    make,
+    order,
+    script,
+    table_with,
+    uid,
+    unit,
+    woods,
+)
 
 SEED = "000_294bccfd88f0ebda.txt"
 FULL = "003_b1b2d2a6d4b3bab2.txt"
@@ -329,6 +342,26 @@ def test_no_reactor_no_dice():
     assert order(s) == ["move tal.1"] and dice_used(s) == 0
 
 
+def test_the_actor_cannot_shoot_a_target_that_moved_out_of_sight():
+    """000_294bccfd88f0ebda.txt: "All you need is clear line of sight to the target." usmc.A answers
+    tal.1's fire with a reaction move, wins the reaction test and moves behind the house: tal.1's
+    declared fire finds no target (mutation audit, issue 16: it once shot through the house)."""
+    house = table_with(area("building", 12, 2, 18, 10, "house"))
+    s = make({"tal.1": unit("x21y13", 2, support=[]), "usmc.A": unit("x07y13", 2, support=[])},
+             table=house, initiative="taliban", rules="quick")  # fmt: skip
+    assert s.table.los[s.pos[uid("tal.1")]][s.pos[uid("usmc.A")]] == 1
+    s.apply("tal.1")
+    s.apply("fire")
+    s.apply("usmc.A")
+    assert s.decision_kind == "declare_interrupt" and "interrupt_move" in s.legal_action_strings()
+    script(s, [3, 5] + [1] * 20)  # reaction tests: tal.1 3, usmc.A 5: the Marines go first
+    s.apply("interrupt_move")
+    assert s.decision_kind == "move_target" and s.decision.context["reaction"]
+    s.apply("x07y07")
+    assert s.table.los[s.pos[uid("tal.1")]][s.pos[uid("usmc.A")]] == 0
+    assert order(s) == ["move usmc.A"] and fires(s) == []  # the turn ends without a shot
+
+
 # ------------------------------------------------------------------ Overwatch
 def overwatch_duel(**kw):
     """USMC initiative: usmc.A on Overwatch at x07y11, usmc.B at x07y21, tal.1 at x21y11."""
@@ -377,6 +410,33 @@ def test_overwatch_fires_at_an_interrupter():
     assert order(s) == ["usmc.A>tal.1", "tal.1>usmc.B", "move usmc.B"]
     assert dice_used(s) == 12
     assert s.fires[uid("usmc.A")] == 1 and s.overwatch[uid("usmc.A")] == 1
+
+
+def test_a_hidden_unit_on_overwatch_is_revealed_by_its_shot():
+    """000_294bccfd88f0ebda.txt: "They remain Hidden so long as they do not move or fire." A Hidden
+    Taliban team in the woods on Overwatch fires at a Marine team that interrupts tal.2's move: the
+    shot gives it away (mutation audit, issue 16: it once stayed hidden)."""
+    table = table_with(woods(26, 8, 32, 14))  # tal.1 stands 1" inside its west edge: it sees out
+    units = {
+        "tal.1": unit("x27y11", 2, support=[], status=["hidden", "overwatch"]),
+        "tal.2": unit("x21y21", 2, support=[]),
+        "usmc.A": unit(USMC, 2, support=[]),
+    }
+    s = make(units, initiative="taliban", rules="quick", table=table)
+    assert s.hidden[uid("tal.1")] == 1 and s.legal_action_strings() == ["tal.2", "pass"]
+    s.apply("tal.2")
+    s.apply("move")
+    s.apply("x21y19")
+    s.apply("interrupt_fire")  # usmc.A fires at tal.2
+    assert s.decision_kind == "overwatch_fire" and s.decision.context["unit"] == "tal.1"
+    # tests: tal.2 6, usmc.A 5, tal.1 4; tal.2 moves; usmc.A 2D8 at tal.2 (2D6 defence);
+    # tal.1 2D6 at usmc.A (3D8 defence); everything misses
+    script(s, [6, 5, 4] + [1] * 20)
+    s.apply("usmc.A")
+    decline_reactions(s)
+    assert "tal.1>usmc.A" in order(s)
+    assert s.hidden[uid("tal.1")] == 0 and s.fires[uid("tal.1")] == 1
+    assert s.visible_to(uid("tal.1"), 1)
 
 
 def test_overwatch_is_not_asked_when_nobody_interrupts():

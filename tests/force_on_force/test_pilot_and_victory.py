@@ -146,6 +146,23 @@ def test_pilot_flees_to_cover_when_his_team_is_wiped_out():
     assert s.contact == 1 and s.victory_points()[1] == 3  # contact was made: still 3 VP
 
 
+def test_pilot_flees_from_cover_where_his_team_was_wiped_out():
+    """000_294bccfd88f0ebda.txt: "the pilot will move to the nearest cover that takes him away from the
+    nearest Taliban unit." R31: cover *farther* from tal.1 than he is; the copse his team died in is
+    no farther, so he leaves it for the wood (mutation audit, issue 16: he once stayed put)."""
+    table = table_with(woods(12, 16, 14, 18, "copse"), woods(8, 20, 12, 24, "wood"))
+    s = pilot_game({"tal.1": plain("x21y17"), "usmc.A": plain("x13y17", 1)}, pilot={"with": "usmc.A"},
+                   table=table, initiative="taliban")  # fmt: skip
+    assert s.table.terrain_cover[s.pos[uid("usmc.A")]] == 1  # the team stands in the copse
+    s.apply("tal.1")
+    s.apply("fire")
+    s.apply("usmc.A")
+    script(s, [6, 6, 1, 1, 1])  # 2D6 v min(1, 2) + 1 armor + 1 cover = 3D8
+    s.apply("pass")
+    assert figures(s, "usmc.A") == {"down": 1} and s.pilot_unit == -1
+    assert s.table.name(s.pilot_pos) == "x11y21"
+
+
 # ------------------------------------------------------------------ escort off the table
 @pytest.mark.parametrize(("turn", "vp"), [(1, 13), (5, 13), (6, 10), (8, 10)])
 def test_escort_off_the_west_edge(turn, vp):

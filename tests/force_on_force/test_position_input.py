@@ -29,7 +29,11 @@ def refused(pos: dict, **options) -> str:
 
 
 def two_units(**usmc) -> dict:
-    return position({"usmc.A": unit(WEST, **usmc), "tal.1": unit(EAST)})
+    figures = usmc.pop("figures", None)
+    spec = unit(WEST, **usmc)
+    if figures is not None:
+        spec["figures"] = figures
+    return position({"usmc.A": spec, "tal.1": unit(EAST)})
 
 
 @pytest.mark.parametrize(
@@ -74,6 +78,7 @@ def test_position_fields_of_the_wrong_type_or_meaning_are_refused(change, messag
         ({"ok": 13}, "unit usmc.A.figures.ok must be an integer 0..12, got 13"),
         ({"ok": 8, "down": 5}, "unit usmc.A.figures: 13 figures in all; a unit holds at most 12"),
         ({"ok": True}, "unit usmc.A.figures.ok must be an integer 0..12, got True"),
+        ({"figures": {"ok": 2, "wounded": 1}}, "unit usmc.A.figures: a dict with keys from"),
     ],
 )
 def test_unit_fields_of_the_wrong_type_or_size_are_refused(usmc, message):
@@ -148,3 +153,13 @@ def test_a_position_whose_set_up_rolls_dice_round_trips_through_its_record():
     again = State.from_json(state.to_json())
     assert again.is_terminal == state.is_terminal and again.digest() == state.digest()
     assert json.loads(again.to_json()) == json.loads(state.to_json())
+
+
+def test_the_scenario_before_set_up_is_written_as_a_setup_position():
+    """``to_position`` writes the start of the scenario as ``{"stage": "setup"}``; once a team has deployed
+    the set-up is under way, which the format cannot describe (positions reach it by applying actions)."""
+    state = game().new_initial_state(4)
+    assert state.to_position() == {"stage": "setup"}
+    state.apply(state.legal_actions()[0])
+    with pytest.raises(PositionError, match="a deploy decision cannot be written as a position"):
+        state.to_position()

@@ -136,10 +136,10 @@ def test_turn_one_must_open_fire():
     s = set_up(hide=())
     s.apply("pass")  # no Overwatch
     assert s.decision_kind == "select_unit"
-    able = [f"tal.{u + 1}" for u in range(4) if s.fire_capacity(u) > 0 and s.fire_targets(u)]
-    assert able  # somebody sees the Marines on the edge
-    assert s.legal_action_strings() == able
-    s.apply(able[0])
+    # every team sees a Marine team on the West edge from where it deployed (TALIBAN_DEPLOY), and none
+    # has fired yet; test_must_fire_first_unit_filter_on_a_position leaves out a team that sees nobody
+    assert s.legal_action_strings() == ["tal.1", "tal.2", "tal.3", "tal.4"]
+    s.apply("tal.2")
     assert s.legal_action_strings() == ["fire"]
     s.apply("fire")
     s.apply(s.legal_action_strings()[0])

@@ -122,12 +122,34 @@ def test_6_0_game_runs_four_turns_even_when_a_side_is_wiped_out():
     assert turns == [2, 3, 4]  # one Soviet movement decision per turn; U.S. phases have no choice
 
 
-def test_6_0_no_tie_games():
-    """001_8616da5a6ffeaaf0.txt [6.0]: "There are no tie-games." """
+@pytest.mark.parametrize(
+    ("soviet", "us", "winner"),
+    [
+        ({"A": "0303", "B": "0506"}, {"A": "0101", "B": "0102", "C": "0103", "D": "0104"}, 0),  # 2 towns
+        ({"A": "0303", "B": "0506", "C": "0208"}, {}, 0),  # 3 towns
+        ({"A": "0303", "B": "0605", "C": "0705", "D": "0805", "E": "0804", "F": "0803"}, {"A": "0101"}, 1),
+        ({}, {}, 1),  # nobody left: the Soviets hold no town, so the U.S. has won
+    ],
+)
+def test_6_0_no_tie_games(soviet, us, winner):
+    """001_8616da5a6ffeaaf0.txt [6.0]: "the Soviet Player has won if his units physically occupy at least
+    two out of three of the Town hexes on the map. The U.S. Player has won if he prevented this from
+    happening. The number of units eliminated by either side has no direct bearing ... There are no
+    tie-games." Finished games built as positions: one town short, with six units to one, is a loss."""
+    s = game(False).state_from_position({"turn": 4, "phase": "game_over", "units": {"soviet": soviet, "us": us}})
+    assert s.is_terminal and s.winner == winner
+    assert s.returns() == ((1.0, -1.0) if winner == 0 else (-1.0, 1.0))
+
+
+def test_6_0_random_games_end_with_a_winner():
+    """[6.0] "There are no tie-games": random play (seeds 0-9) ends every game with a winner; the
+    random Soviets never hold two towns, so the U.S. wins all ten."""
     g = game(False)
+    winners = []
     for seed in range(10):
         s = g.new_initial_state(seed)
         rng = np.random.default_rng(100 + seed)
         while not s.is_terminal:
             s.apply(int(rng.choice(s.legal_actions())))
-        assert s.winner in (0, 1) and sorted(s.returns()) == [-1.0, 1.0]
+        winners.append(s.winner)
+    assert winners == [1] * 10

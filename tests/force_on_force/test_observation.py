@@ -1,0 +1,44 @@
+"""The Force on Force observation (``observation.py``, version 1): literal values at documented offsets,
+and every value within [-1, 1] even where a count exceeds the scale it is divided by."""
+
+from __future__ import annotations
+
+import pytest
+
+from fof_env.force_on_force import observation as fo
+from fof_env.force_on_force import state as st
+from tests.force_on_force.helpers import make, unit
+
+
+def unit_row(obs, player: int, name: str) -> list[float]:
+    base = fo.UNITS_AT + fo.SLOT[player][st.UNIT_NAMES.index(name)] * fo.UNIT_FEATURES
+    return [float(v) for v in obs[base : base + fo.UNIT_FEATURES]]
+
+
+def test_a_units_row_holds_its_documented_features():
+    """Per unit: known, mine, on table, x/36, y/36, effective, light, down, serious, KIA, captured (each
+    /10), TQ/12 ... (the module docstring's order)."""
+    s = make({"usmc.A": unit("x09y27", 2, light=1, down=1, kia=1), "tal.1": unit("x33y03")})
+    row = unit_row(s.observation(st.USMC), st.USMC, "usmc.A")
+    assert row[:12] == pytest.approx([1.0, 1.0, 1.0, 9 / 36, 27 / 36, 0.2, 0.1, 0.1, 0.0, 0.1, 0.0, 8 / 12])
+    assert unit_row(s.observation(st.TALIBAN), st.TALIBAN, "usmc.A")[1] == 0.0  # not the Taliban's
+
+
+def test_counts_beyond_ten_figures_stay_within_the_observation_bounds():
+    """A position may field 12 figures (003's worked example); the count feature is clamped at 1."""
+    s = make({"tal.2": unit("x29y17", 12), "usmc.A": unit("x05y17")})
+    obs = s.observation(st.TALIBAN)
+    assert unit_row(obs, st.TALIBAN, "tal.2")[5] == 1.0
+    assert float(obs.max()) <= 1.0
+
+
+def test_victory_points_beyond_twenty_stay_within_the_observation_bounds():
+    """VP are shown /20 and clamped: 4 KIA + 4 KIA + 3 KIA and a serious wound is 23 Taliban VP (000:
+    "Per USMC KIA = 2 VP", "Per USMC with Serious Wound = 1 VP")."""
+    units = {"usmc.A": unit("x05y05", 0, kia=4), "usmc.B": unit("x05y11", 0, kia=4),
+             "usmc.C": unit("x05y17", 1, kia=3, serious=1), "tal.1": unit("x33y03")}  # fmt: skip
+    s = make(units)
+    assert s.victory_points() == (23, 10)  # the helpers' pilot left the table in turn 1: 10 VP
+    game_block = s.observation(st.TALIBAN)[fo.GAME_AT : fo.GAME_AT + fo.GAME_FEATURES]
+    assert float(game_block[4]) == 1.0 and float(game_block[5]) == 0.5  # my VP, the enemy's VP
+    assert float(s.observation(st.USMC)[fo.GAME_AT + 5]) == 1.0
