@@ -9,7 +9,7 @@ PIP := $(VENV)/bin/pip
 STAMP := $(VENV)/.stamp
 TORCH_PIN := torch==2.13.0
 
-.PHONY: venv test lint demo fuzz bench mutate strength train-shipped clean
+.PHONY: venv test lint demo fuzz bench mutate golden strength train-shipped clean
 
 venv: $(STAMP)
 
@@ -45,6 +45,10 @@ bench: $(STAMP)
 mutate: $(STAMP)
 	$(PY) -m evaluation.mutation
 
+# Every golden game (tests/golden) replayed and compared: a restructuring must leave them identical.
+golden: $(STAMP)
+	$(PY) -m evaluation.golden --check
+
 # The strength bars of the shipped models: 400 games per ordered pairing (so per side).
 strength: $(STAMP)
 	$(VENV)/bin/fof evaluate --game strike_force_one --agents random heuristic ppo --games 400 --workers 2 --seed 7 --out reports/strength-strike_force_one --no-records
@@ -66,3 +70,24 @@ train-shipped: $(STAMP)
 
 clean:
 	rm -rf $(VENV)
+
+# RLlib: `ray[rllib]` pins its own gymnasium (1.2.2 for ray 2.60), so it gets its own venv,
+# which `make test` never needs. Runs tests_rllib/ (PPO with RLlib's action-masking RLModule,
+# the README's RLlib recipe) and the env and integration tests under that gymnasium.
+.PHONY: test-rllib
+RLLIB_VENV := .venv-rllib
+RLLIB_PY := $(RLLIB_VENV)/bin/python
+RLLIB_STAMP := $(RLLIB_VENV)/.stamp
+RAY_RLLIB_PIN := ray[rllib]==2.60.0
+
+$(RLLIB_STAMP): pyproject.toml
+	@test -x $(RLLIB_PY) || $(PYTHON_BOOT) -m venv $(RLLIB_VENV)
+	$(RLLIB_VENV)/bin/pip install --upgrade pip
+	$(RLLIB_VENV)/bin/pip install $(TORCH_PIN)
+	$(RLLIB_VENV)/bin/pip install '$(RAY_RLLIB_PIN)'
+	$(RLLIB_VENV)/bin/pip install -e '.[dev]' "gymnasium==$$($(RLLIB_PY) -c 'import gymnasium; print(gymnasium.__version__)')" $(TORCH_PIN)
+	touch $(RLLIB_STAMP)
+
+test-rllib: $(RLLIB_STAMP)
+	$(RLLIB_PY) -m pytest -p no:cacheprovider tests_rllib
+	$(RLLIB_PY) -m pytest -n 2 -p no:cacheprovider tests/envs tests/integrations

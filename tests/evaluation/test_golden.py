@@ -1,0 +1,32 @@
+"""Golden digests (``evaluation/golden.py``): the games recorded before a restructuring still play the same.
+
+``make golden`` replays all of them (4,400 Lost & Found games); the suite replays the first of each kind.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from evaluation import golden
+
+
+def test_the_first_games_of_every_suite_match_their_golden_digests():
+    assert golden.check("lost_and_found", games=40) == []
+
+
+def test_a_changed_game_is_reported(monkeypatch):
+    real = golden.game_digest
+
+    def off_by_one(suite, seed, game=None):
+        return real(suite, seed + 1, game) if seed == 3 else real(suite, seed, game)
+
+    monkeypatch.setattr(golden, "game_digest", off_by_one)
+    problems = golden.check("lost_and_found", games=5)
+    assert len(problems) == 4 and all(" game 3: digest " in p for p in problems)
+
+
+@pytest.mark.parametrize("seed", [0, 7])
+def test_a_digest_depends_on_the_game_not_on_how_the_state_stores_it(seed):
+    suite = golden.SUITES["lost_and_found"][0]
+    assert golden.game_digest(suite, seed) == golden.game_digest(suite, seed)
+    assert golden.game_digest(suite, seed) != golden.game_digest(suite, seed + 1)
