@@ -24,11 +24,15 @@ def test_a_units_row_holds_its_documented_features():
     assert unit_row(s.observation(st.TALIBAN), st.TALIBAN, "usmc.A")[1] == 0.0  # not the Taliban's
 
 
-def test_counts_beyond_ten_figures_stay_within_the_observation_bounds():
-    """A position may field 12 figures (003's worked example); the count feature is clamped at 1."""
-    s = make({"tal.2": unit("x29y17", 12), "usmc.A": unit("x05y17")})
-    obs = s.observation(st.TALIBAN)
-    assert unit_row(obs, st.TALIBAN, "tal.2")[5] == 1.0
+@pytest.mark.parametrize(("state_name", "feature"), [("ok", 5), ("light", 6), ("down", 7), ("serious", 8),
+                                                    ("kia", 9), ("captured", 10)])  # fmt: skip
+def test_counts_beyond_ten_figures_stay_within_the_observation_bounds(state_name, feature):
+    """A position may field 12 figures (003's worked example); each count feature is clamped at 1."""
+    figures = {"ok": 1, state_name: 11} if state_name != "ok" else {"ok": 12}
+    s = make({"usmc.A": {"at": "x29y17", "figures": figures}, "tal.2": unit("x05y17")})
+    obs = s.observation(st.USMC)
+    row = unit_row(obs, st.USMC, "usmc.A")
+    assert row[feature] == 1.0 and row[5] == pytest.approx(1.0 if state_name == "ok" else 0.1)
     assert float(obs.max()) <= 1.0
 
 
