@@ -31,16 +31,16 @@ file, are fsynced, then renamed (:func:`write_atomic`); a failed write raises
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
-import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from fof_env.core.files import write_bytes_atomic
 
 CARD_FORMAT = "fof-model-card/2"
 LEGACY_CARD_FORMAT = "fof-model-card/1"
@@ -81,19 +81,11 @@ def sha256_of(data: bytes) -> str:
 
 
 def write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` via a temp file in the same folder, fsync, rename: a reader sees
-    the old file or the new one, never half of one. Raises :class:`WriteError` on failure."""
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp")
+    """:func:`fof_env.core.files.write_bytes_atomic` (temp file, fsync, rename: a reader sees the old
+    file or the new one, never half of one), raising :class:`WriteError` on failure."""
     try:
-        with open(tmp, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
+        write_bytes_atomic(path, data)
     except OSError as exc:
-        with contextlib.suppress(OSError):
-            tmp.unlink(missing_ok=True)
         raise WriteError(exc.errno, exc.strerror or _one_line(exc), str(path)) from exc
 
 

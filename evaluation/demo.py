@@ -7,11 +7,12 @@ pretrained models shipped in ``agents/models``) play each other on both sides,
 (:func:`evaluation.tournament.run_tournament`). The Markdown tables (per pairing
 and per side with Wilson 95 % intervals, VP means, Bradley-Terry ratings) are
 printed; ``--out`` (default ``reports/demo``) gets, per game, ``results.json``,
-``results.csv``, ``report.md``, ``report.html`` (self-contained, with plots) and
-the game records, plus ``index.html`` linking the games' reports.
+``results.csv``, ``report.md``, ``report.html`` (self-contained, with plots, and per
+pairing a link to its records and a small GIF of its first game) and the game
+records, plus ``index.html`` linking the games' reports.
 
-Defaults take about two minutes on two cores (most of it the MCTS games). ``fof evaluate`` runs any other
-tournament.
+Defaults take about 90 s on two cores (most of it the MCTS games; the GIFs about 3 s,
+``--no-gifs`` skips them). ``fof evaluate`` runs any other tournament.
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", default="reports/demo", help="report folder (default reports/demo)")
     parser.add_argument("--game", choices=GAMES, action="append", help="only this game (repeatable)")
+    parser.add_argument("--no-gifs", action="store_true", help="no game GIFs in the reports")
     args = parser.parse_args(argv)
     start = time.perf_counter()
     out = Path(args.out)
@@ -67,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
         agents = demo_agents(game_name, args.mcts)
         result = run_tournament(game_name, {}, agents, args.games, workers=args.workers, seed=args.seed,
                                 records_dir=out / "records", progress=sys.stderr.isatty())
-        paths = write_report(result, out / game_name)
+        paths = write_report(result, out / game_name, gifs=not args.no_gifs)
         reports[game_name] = paths["html"]
         print(markdown_report(result))
         print(f"Report: {paths['html']}\n", flush=True)

@@ -3,17 +3,38 @@
 matplotlib is imported inside each function and used through its object API with
 the Agg canvas (no pyplot, no global backend switch), so importing this module is
 cheap and drawing works without a display.
+
+Every text is drawn as typed: agent specs are file paths and may hold ``$``, ``_``,
+``^`` or ``\\``, so each figure is made with mathtext parsing and TeX off
+(:func:`_plain_text`).
 """
 
 from __future__ import annotations
 
+import functools
 import io
 import math
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from evaluation.ratings import Ratings
 from evaluation.tallies import PairingTally
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _plain_text(draw: F) -> F:
+    """Run ``draw`` with ``text.parse_math`` and ``text.usetex`` off (texts are read as they are
+    created and drawn, both inside ``draw``)."""
+
+    @functools.wraps(draw)
+    def wrapper(*args, **kwargs):
+        import matplotlib
+
+        with matplotlib.rc_context({"text.parse_math": False, "text.usetex": False}):
+            return draw(*args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
 
 
 def _png(fig) -> bytes:
@@ -31,25 +52,48 @@ def _figure(width: float, height: float):
     return Figure(figsize=(width, height))
 
 
-def win_rate_matrix(
-    agents: Sequence[str], tallies: Sequence[PairingTally], player_names: Sequence[str]
-) -> bytes:
-    """Heatmap: rows = the agent on side 0, columns = the agent on side 1, colour and text =
-    side 0's win rate (draws shown as a count); pairings not played are blank."""
-    import numpy as np
-
-    k = len(agents)
-    rates = np.full((k, k), np.nan)
-    text = [["" for _ in agents] for _ in agents]
+def matrix_cells(
+    agents: Sequence[str],
+    tallies: Sequence[PairingTally],
+    player_names: Sequence[str],
+    sides: Mapping[str, Sequence[str]] | None = None,
+) -> tuple[list[list[float]], list[list[str]]]:
+    """The win-rate matrix's numbers and texts: row = the agent on side 0, column = the agent on
+    side 1; rate = side 0's win rate (NaN where not played), text = the rate with its 95 % interval
+    (and the draws). A pairing not played reads "n/a" where an agent cannot play its side there
+    (``sides``: agent -> the sides it plays; default both), "not played" otherwise (a mirror
+    pairing left out)."""
     index = {a: i for i, a in enumerate(agents)}
+
+    def plays(agent: str, player: int) -> bool:
+        return sides is None or player_names[player] in sides.get(agent, player_names)
+
+    rates = [[math.nan for _ in agents] for _ in agents]
+    text = [["n/a" if not (plays(a, 0) and plays(b, 1)) else "not played" for b in agents] for a in agents]
     for t in tallies:
         i, j = index[t.agents[0]], index[t.agents[1]]
         side = t.side(0)
         lo, hi = side.win_interval
-        rates[i, j] = side.win_rate
+        rates[i][j] = side.win_rate
         text[i][j] = f"{100 * side.win_rate:.0f}%\n[{100 * lo:.0f}, {100 * hi:.0f}]"
         if t.draws:
             text[i][j] += f"\n{t.draws} draws"
+    return rates, text
+
+
+@_plain_text
+def win_rate_matrix(
+    agents: Sequence[str],
+    tallies: Sequence[PairingTally],
+    player_names: Sequence[str],
+    sides: Mapping[str, Sequence[str]] | None = None,
+) -> bytes:
+    """Heatmap of :func:`matrix_cells`: colour = side 0's win rate, grey where not played."""
+    import numpy as np
+
+    k = len(agents)
+    cells, text = matrix_cells(agents, tallies, player_names, sides)
+    rates = np.array(cells, dtype=float)
     size = 1.4 + 1.3 * k
     fig = _figure(size + 1.5, size)
     ax = fig.add_subplot()
@@ -62,15 +106,14 @@ def win_rate_matrix(
     ax.set_title(f"{player_names[0]} (side 0) win rate, 95% interval")
     for i in range(k):
         for j in range(k):
-            if text[i][j]:
-                dark = not math.isnan(rates[i, j]) and (rates[i, j] < 0.2 or rates[i, j] > 0.8)
-                ax.text(
-                    j, i, text[i][j], ha="center", va="center", fontsize=8, color="white" if dark else "black"
-                )
+            rate = rates[i, j]
+            colour = "#555555" if math.isnan(rate) else "white" if rate < 0.2 or rate > 0.8 else "black"
+            ax.text(j, i, text[i][j], ha="center", va="center", fontsize=8, color=colour)
     fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04, label=f"{player_names[0]} win rate")
     return _png(fig)
 
 
+@_plain_text
 def ratings_chart(ratings: Ratings) -> bytes:
     """Horizontal bars: each agent's rating (Elo) with its 95 % interval, best on top."""
     rows = list(reversed(ratings.ratings))
@@ -97,6 +140,7 @@ def curve_points(curve: Sequence[dict[str, Any]], side: str | None = None) -> li
     return mine or [p for p in curve if p.get("side") in (None, side)] or list(curve)
 
 
+@_plain_text
 def training_curve(curve: Sequence[dict[str, Any]], title: str, side: str | None = None) -> bytes:
     """A PPO model's learning curve from its card: win rate (with its interval) against timesteps.
 

@@ -5,15 +5,22 @@
 
 * ``results.json``: everything (:meth:`TournamentResult.to_dict`): game, options,
   specs, seeds and the seeding rule, per-pairing and per-agent-side tallies,
-  ratings, agent cards, timing, and every game.
-* ``results.csv``: one row per ordered pairing: both sides' wins/draws/losses,
+  ratings, agent cards, timing, and every game; ``records_dir`` relative to the
+  file's folder, so the folder can be moved.
+* ``results.csv``: one row per ordered pairing played: both sides' wins/draws/losses,
   win rates with Wilson 95 % bounds, mean VP (games that count VP) and mean score entries.
 * ``report.md``: the Markdown tables (:func:`markdown_report`): pairings with both
-  sides, each agent on each side, ratings.
-* ``report.html``: the same tables plus figures embedded as base64 PNG (no external
-  file, script or style sheet): the side-0 win-rate matrix, the ratings with error
-  bars, and the training curve of every PPO agent whose model card has one (a note
-  where an agent has no card or no curve).
+  sides, each agent on each side, ratings. A pairing or side that an agent cannot
+  play (a one-sided agent: ``ppo`` where a model ships for one side only) reads "n/a".
+* ``report.html``: the same tables plus figures embedded as base64 images (no external
+  file, script or style sheet): the side-0 win-rate matrix ("n/a" cells likewise),
+  the ratings with error bars, the training curve of every agent whose model card has
+  one, and, when the records were written, per pairing a relative link to its
+  records folder and a small GIF of its first game (replayed from its record,
+  :func:`evaluation.frames.game_gif`; ``gifs=False`` leaves them out).
+
+Every file is written atomically (:func:`fof_env.core.files.write_text_atomic`); a
+failed write raises :class:`evaluation.journal.OutputError` naming the file.
 """
 
 from __future__ import annotations
@@ -21,14 +28,24 @@ from __future__ import annotations
 import base64
 import csv
 import html
+import io
 import json
+import os
 from pathlib import Path
 from typing import Any
 
+from evaluation.journal import OutputError
 from evaluation.stats import wilson_interval
+from evaluation.tallies import PairingTally
 from evaluation.tournament import TournamentResult
+from fof_env.core.files import write_text_atomic
 
 Table = tuple[list[str], list[list[str]]]  # header, rows (cells as text)
+NA = "n/a"  # a pairing or side an agent cannot play
+
+
+class Html(str):
+    """A table cell that is already HTML (:func:`html_table` does not escape it)."""
 
 
 # ----------------------------------------------------------------------------- tables
@@ -52,8 +69,28 @@ def _num(x: float | None, digits: int = 1) -> str:
     return "-" if x is None else f"{x:.{digits}f}"
 
 
+def plays(result: TournamentResult, agent: str, player: int) -> bool:
+    """Whether ``agent`` plays side ``player`` (every agent plays both unless it is one-sided)."""
+    return result.player_names[player] in result.sides.get(agent, result.player_names)
+
+
+def pairing_rows(result: TournamentResult) -> list[tuple[tuple[str, str], PairingTally | None]]:
+    """Every ordered pairing of the agents (side 0 in the agents' order, then side 1), with its
+    tally, or None where an agent cannot play its side (mirror pairings left out are left out)."""
+    tallies = {t.agents: t for t in result.tallies}
+    out: list[tuple[tuple[str, str], PairingTally | None]] = []
+    for a in result.agents:
+        for b in result.agents:
+            if (a, b) in tallies:
+                out.append(((a, b), tallies[(a, b)]))
+            elif (result.mirror or a != b) and not (plays(result, a, 0) and plays(result, b, 1)):
+                out.append(((a, b), None))
+    return out
+
+
 def pairing_table(result: TournamentResult) -> Table:
-    """One row per ordered pairing: both sides' W/D/L and win rates, VP or score means, cost."""
+    """One row per ordered pairing: both sides' W/D/L and win rates, VP or score means, cost;
+    "n/a" in every cell of a pairing that a one-sided agent cannot play."""
     a, b = result.player_names
     has_vp = any(t.vp_means is not None for t in result.tallies)
     has_score = not has_vp and any(t.score_means for t in result.tallies)
@@ -64,7 +101,10 @@ def pairing_table(result: TournamentResult) -> Table:
         header.append("mean score")
     header += ["decisions/game", "ms/game"]
     rows = []
-    for t in result.tallies:
+    for agents, t in pairing_rows(result):
+        if t is None:
+            rows.append([*agents, *[NA] * (len(header) - 2)])
+            continue
         s0, s1 = t.side(0), t.side(1)
         row = [
             t.agents[0],
@@ -85,7 +125,7 @@ def pairing_table(result: TournamentResult) -> Table:
 
 
 def agent_side_table(result: TournamentResult) -> Table:
-    """One row per agent and side, over every opponent it met there."""
+    """One row per agent and side, over every opponent it met there ("n/a" on a side it cannot play)."""
     names = result.player_names
     has_vp = any(t.vp_mean is not None for t in result.agent_tallies)
     header = ["agent", "side", "games", "W/D/L", "win rate [95% CI]", "score (draw = 1/2) [95% CI]"]
@@ -94,7 +134,8 @@ def agent_side_table(result: TournamentResult) -> Table:
     rows = []
     for t in result.agent_tallies:
         r = t.record
-        if r.games == 0:  # an agent that plays one side only
+        if not plays(result, t.agent, t.player):
+            rows.append([t.agent, names[t.player], *[NA] * (len(header) - 2)])
             continue
         row = [
             t.agent,
@@ -156,10 +197,12 @@ def _summary(result: TournamentResult) -> str:
     text = (
         f"Agents: {', '.join(result.agents)}. {result.games_per_pairing} games per ordered pairing "
         f"({len(result.pairings)} pairings{', mirror pairings included' if result.mirror else ''}), "
-        f"{result.total_games} games, seed {result.seed}, {result.workers} worker(s): "
+        f"{result.total_games} games, seed {result.seed}, {result.workers} worker(s) ({result.backend}): "
         f"{d['wall_seconds']:.1f} s wall, {d['ms_per_game']:.1f} ms per game, "
         f"{d['decisions']} decisions. Started {result.started}."
     )
+    if result.resumed:
+        text += f" Resumed: {result.resumed} games from an earlier run's log, the wall time is this run's."
     one_sided = [f"{name} plays {sides[0]} only" for name, sides in result.sides.items() if len(sides) == 1]
     if one_sided:
         text += " One-sided agents (nothing to play the other side with): " + "; ".join(one_sided) + "."
@@ -228,20 +271,37 @@ def csv_rows(result: TournamentResult) -> list[dict[str, Any]]:
     return rows
 
 
+def _write(path: Path, text: str) -> Path:
+    try:
+        return write_text_atomic(path, text)
+    except OSError as exc:
+        raise OutputError.from_os_error(path, exc) from None
+
+
 def write_csv(result: TournamentResult, path: str | Path) -> Path:
     rows = csv_rows(result)
-    path = Path(path)
-    with path.open("w", newline="", encoding="utf-8") as fh:
-        writer = csv.DictWriter(fh, fieldnames=list(rows[0]) if rows else ["game"])
-        writer.writeheader()
-        writer.writerows(rows)
-    return path
+    buf = io.StringIO(newline="")
+    writer = csv.DictWriter(buf, fieldnames=list(rows[0]) if rows else ["game"])
+    writer.writeheader()
+    writer.writerows(rows)
+    return _write(Path(path), buf.getvalue())
+
+
+def _relative(target: str | Path, folder: Path) -> str:
+    """``target`` relative to ``folder`` (as given if it cannot be: another drive)."""
+    try:
+        return Path(os.path.relpath(Path(target).resolve(), folder.resolve())).as_posix()
+    except ValueError:
+        return str(target)
 
 
 def write_json(result: TournamentResult, path: str | Path) -> Path:
+    """``results.json``: :meth:`TournamentResult.to_dict`, ``records_dir`` relative to the file's folder."""
     path = Path(path)
-    path.write_text(json.dumps(result.to_dict(), indent=1, default=str) + "\n", encoding="utf-8")
-    return path
+    data = result.to_dict()
+    if data.get("records_dir"):
+        data["records_dir"] = _relative(data["records_dir"], path.parent)
+    return _write(path, json.dumps(data, indent=1, default=str) + "\n")
 
 
 # ----------------------------------------------------------------------------- html
@@ -251,49 +311,47 @@ table { border-collapse: collapse; margin: 1em 0; font-size: 0.9em; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; }
 th { background: #f0f0f0; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.na { color: #888; }
 img { max-width: 100%; }
+img.game { max-width: 240px; }
 p.note { color: #555; font-style: italic; }
 """
 
 
 def html_table(table: Table) -> str:
+    """A table; cells are escaped unless they are :class:`Html`."""
     header, rows = table
     numeric = {"games", "decisions/game", "ms/game", "rank", "rating (Elo)", "+/- 95%", "points"}
     out = ["<table>", "<tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in header) + "</tr>"]
     for row in rows:
-        cells = "".join(
-            f'<td class="num">{html.escape(c)}</td>' if h in numeric else f"<td>{html.escape(c)}</td>"
-            for h, c in zip(header, row, strict=True)
-        )
-        out.append(f"<tr>{cells}</tr>")
+        cells = []
+        for h, c in zip(header, row, strict=True):
+            text = c if isinstance(c, Html) else html.escape(c)
+            css = "na" if c == NA else "num" if h in numeric else ""
+            cells.append(f'<td class="{css}">{text}</td>' if css else f"<td>{text}</td>")
+        out.append("<tr>" + "".join(cells) + "</tr>")
     out.append("</table>")
     return "\n".join(out)
 
 
-def _img(png: bytes, alt: str) -> str:
-    data = base64.b64encode(png).decode("ascii")
-    return f'<img alt="{html.escape(alt)}" src="data:image/png;base64,{data}">'
-
-
-def _agent_kind(name: str) -> str:
-    return name.partition(":")[0]
+def _img(data: bytes, alt: str, mime: str = "image/png", css: str = "") -> str:
+    encoded = base64.b64encode(data).decode("ascii")
+    cls = f' class="{css}"' if css else ""
+    return f'<img{cls} alt="{html.escape(alt)}" src="data:{mime};base64,{encoded}">'
 
 
 def training_sections(result: TournamentResult) -> list[tuple[str, bytes | None, str]]:
-    """(title, PNG or None, note) for every agent with a model card or of kind ``ppo``."""
+    """(title, PNG or None, note) for every agent and side with a model card (PPO models)."""
     from evaluation import plots
 
     out: list[tuple[str, bytes | None, str]] = []
     for agent in result.agents:
         cards = result.cards.get(agent, {})
-        if not cards and _agent_kind(agent) != "ppo":
-            continue
         for side in result.player_names:
             card = cards.get(side)
-            title = f"{agent} playing {side}"
-            if not card:
-                out.append((title, None, "no model card beside the model: training curve skipped"))
+            if not card:  # not a model, or a side this agent does not play
                 continue
+            title = f"{agent} playing {side}"
             curve = card.get("curve")
             if not curve:
                 out.append((title, None, "the model card has no training curve: plot skipped"))
@@ -310,19 +368,79 @@ def training_sections(result: TournamentResult) -> list[tuple[str, bytes | None,
     return out
 
 
-def html_report(result: TournamentResult) -> str:
-    """The report as one self-contained HTML page (tables, and figures as data: URIs)."""
+def pairing_media(
+    result: TournamentResult, folder: Path, *, gifs: bool = True, gif_limit: int | None = None
+) -> dict[tuple[str, str], tuple[Html, Html]]:
+    """Per pairing played with records: (link to its records folder, relative to ``folder``;
+    a GIF of its first game linking to that game's record). GIFs for the first ``gif_limit``
+    pairings only (None: all; ``gifs=False``: none). A game that cannot be pictured gets a
+    one-line note instead. Empty without records."""
+    if not result.records_dir:
+        return {}
+    from evaluation.frames import game_gif
+
+    records = Path(result.records_dir)
+    first: dict[tuple[str, str], Any] = {}
+    for o in result.outcomes:
+        if o.record is not None and (o.agents not in first or o.index < first[o.agents].index):
+            first[o.agents] = o
+    out: dict[tuple[str, str], tuple[Html, Html]] = {}
+    for count, t in enumerate(result.tallies):
+        o = first.get(t.agents)
+        if o is None:
+            continue
+        record = records / o.record
+        folder_link = html.escape(_relative(record.parent, folder) + "/", quote=True)
+        link = Html(f'<a href="{folder_link}">{t.games} records</a>')
+        picture = Html("")
+        if gifs and (gif_limit is None or count < gif_limit):
+            try:
+                gif = game_gif(record)
+            except (ValueError, NotImplementedError, OSError) as exc:  # ReplayError is a ValueError
+                picture = Html(html.escape(f"no picture: {exc}"))
+            else:
+                alt = f"game {o.index}: {t.agents[0]} vs {t.agents[1]}"
+                href = html.escape(_relative(record, folder), quote=True)
+                picture = Html(f'<a href="{href}">{_img(gif, alt, "image/gif", "game")}</a>')
+        out[t.agents] = (link, picture)
+    return out
+
+
+def html_pairing_table(result: TournamentResult, media: dict[tuple[str, str], tuple[Html, Html]]) -> str:
+    """The pairing table, plus a records link and a game GIF per pairing when ``media`` has them."""
+    header, rows = pairing_table(result)
+    if not media:
+        return html_table((header, rows))
+    pictures = any(picture for _, picture in media.values())
+    header = [*header, "records", *(["first game"] if pictures else [])]
+    extended = []
+    for (agents, tally), row in zip(pairing_rows(result), rows, strict=True):
+        missing = Html(NA if tally is None else "-")
+        link, picture = media.get(agents, (missing, missing))
+        extended.append([*row, link, *([picture] if pictures else [])])
+    return html_table((header, extended))
+
+
+def html_report(
+    result: TournamentResult, folder: str | Path | None = None, *, gifs: bool = True,
+    gif_limit: int | None = None,
+) -> str:
+    """The report as one HTML page (tables, figures and GIFs as data: URIs). With ``folder`` (where
+    the page will be written) and records, each pairing links to its records and shows a GIF of
+    its first game (:func:`pairing_media`)."""
     from evaluation import plots
 
     a, b = result.player_names
     title = _title(result)
+    media = {} if folder is None else pairing_media(result, Path(folder), gifs=gifs, gif_limit=gif_limit)
+    matrix = plots.win_rate_matrix(result.agents, result.tallies, result.player_names, result.sides)
     body = [
         f"<h1>{html.escape(title)}</h1>",
         f"<p>{html.escape(_summary(result))}</p>",
         f"<h2>Pairings (side 0 = {html.escape(a)}, side 1 = {html.escape(b)})</h2>",
-        "<p>Win rates with Wilson 95% intervals.</p>",
-        html_table(pairing_table(result)),
-        _img(plots.win_rate_matrix(result.agents, result.tallies, result.player_names), "win-rate matrix"),
+        "<p>Win rates with Wilson 95% intervals; n/a: an agent cannot play that side.</p>",
+        html_pairing_table(result, media),
+        _img(matrix, "win-rate matrix"),
         "<h2>Each agent on each side</h2>",
         html_table(agent_side_table(result)),
         "<h2>Ratings</h2>",
@@ -348,22 +466,26 @@ def html_report(result: TournamentResult) -> str:
     )
 
 
-def write_report(result: TournamentResult, out_dir: str | Path, *, with_html: bool = True) -> dict[str, Path]:
+def write_report(
+    result: TournamentResult, out_dir: str | Path, *, with_html: bool = True, gifs: bool = True,
+    gif_limit: int | None = None,
+) -> dict[str, Path]:
     """Write the report files into ``out_dir`` (created); returns {"json", "csv", "md"[, "html"]: path}.
 
-    ``with_html=False`` skips the HTML page (and matplotlib).
+    ``with_html=False`` skips the HTML page (and matplotlib); ``gifs``/``gif_limit``: the
+    pairings' game GIFs (:func:`pairing_media`). Raises :class:`OutputError` if a file
+    cannot be written.
     """
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError.from_os_error(out, exc) from None
     paths = {
         "json": write_json(result, out / "results.json"),
         "csv": write_csv(result, out / "results.csv"),
+        "md": _write(out / "report.md", markdown_report(result)),
     }
-    md = out / "report.md"
-    md.write_text(markdown_report(result), encoding="utf-8")
-    paths["md"] = md
     if with_html:
-        page = out / "report.html"
-        page.write_text(html_report(result), encoding="utf-8")
-        paths["html"] = page
+        paths["html"] = _write(out / "report.html", html_report(result, out, gifs=gifs, gif_limit=gif_limit))
     return paths

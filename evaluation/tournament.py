@@ -17,14 +17,16 @@ the tournament seed, the two spec strings and ``g`` only, so results do not
 depend on ``workers``, on the order work is done, nor on which other agents take
 part.
 
-Processes. ``workers=1`` plays everything in this process. ``workers > 1`` uses a
-``ProcessPoolExecutor`` (start method "spawn": safe when torch is loaded, costs
-about 0.3 s per worker) over chunks of consecutive games of one pairing. Each
-process keeps a cache of built agents keyed by (game, options, spec, side): an
-agent with a ``reseed(seed)`` method (the PPO agent) is built once per process and
-re-seeded for every game (so a model zip is loaded once per process); any other
-agent is built anew for every game with that game's seed. ``reseed(s)`` must leave
-the agent playing exactly as a fresh one built with seed ``s``.
+Processes. Games run on an executor (:mod:`evaluation.executors`): ``workers=1``
+plays everything in this process; ``workers > 1`` a local process pool ("spawn");
+``backend="ray"`` Ray tasks, on a local Ray or a cluster (``address``). Work goes
+out in chunks of consecutive games of one pairing. Each process keeps a cache of
+built agents keyed by (game, options, spec, side): an agent with a
+``reseed(seed)`` method (the PPO agent) is built once per process and re-seeded
+for every game (so a model is loaded once per process); any other agent is built
+anew for every game with that game's seed. ``reseed(s)`` must leave the agent
+playing exactly as a fresh one built with seed ``s``. So the outcomes never
+depend on the backend, the worker count or the chunking.
 
 Before any game, every spec is built once for each side in this process: an unknown
 kind, a bad keyword, a missing model file ... raises :class:`AgentSpecError` (a
@@ -33,25 +35,32 @@ model's JSON card, with its training curve) are kept for the report.
 
 Per game the tournament keeps a :class:`~evaluation.tallies.GameOutcome` (winner,
 returns, ``state.score``, VP of both sides where the game counts VP, decisions,
-seconds, seeds) and, with ``records_dir``, writes the game's record
-(``state.to_json()``, replayable with ``fof replay``) to
+seconds, seeds) and, with ``records_dir``, the game's record (``state.to_json()``,
+replayable with ``fof replay``): the worker sends it back and this process writes
+it atomically (temporary file, then rename) to
 ``records_dir/<game>/<side-0 agent>__vs__<side-1 agent>/<index>.json`` (spec
-strings made filesystem-safe by :func:`safe_name`).
+strings made filesystem-safe by :func:`safe_name`), before ``on_games`` hears of
+the game. So records are written on the machine that runs the tournament, even
+when the games run on a Ray cluster.
+
+Resuming. :func:`play_tournament` takes the outcomes of games already played
+(``done``, e.g. from a game log, :mod:`evaluation.journal`) and plays only the
+others; the result is the same as that of one uninterrupted run, except the
+fields :func:`without_timing` leaves out.
 """
 
 from __future__ import annotations
 
-import concurrent.futures as cf
+import contextlib
 import datetime as _dt
 import json
 import math
-import multiprocessing
 import os
 import re
 import sys
 import time
 import zlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -59,9 +68,12 @@ from typing import Any
 
 import numpy as np
 
+from evaluation.executors import Executor, InProcessExecutor, make_executor
+from evaluation.journal import LogError, OutputError
 from evaluation.match import AgentSpec, build_agent, play_game, spec_name
 from evaluation.ratings import Ratings, fit_ratings
 from evaluation.tallies import AgentSideTally, GameOutcome, PairingTally, tally_agent_sides, tally_pairing
+from fof_env.core.files import write_text_atomic
 from fof_env.core.registry import make_game
 
 
@@ -123,9 +135,12 @@ class _Chunk:
     names: tuple[str, str]
     indices: tuple[int, ...]
     seed: int
-    records_dir: str | None
+    records: bool  # send back each game's record
     record_names: dict[str, str]
 
+
+# A chunk's result: each game's outcome with its record (JSON text; None without records).
+_Played = list[tuple[GameOutcome, str | None]]
 
 # Per-process caches: built games, and agents that can be re-seeded (see the module docstring).
 _GAMES: dict[str, Any] = {}
@@ -156,54 +171,44 @@ def _agent(game_key: str, game, spec: AgentSpec, player: int, seed: int):
     return agent
 
 
-def _play_chunk(chunk: _Chunk) -> list[GameOutcome]:
-    """Play the games of ``chunk`` (in a worker process or in this one)."""
+def _play_chunk(chunk: _Chunk) -> _Played:
+    """Play the games of ``chunk`` (in a worker, or in this process); no files are written here."""
     game = _game(chunk.game, chunk.options)
     key = _game_key(chunk.game, chunk.options)
-    out = []
+    out: _Played = []
     for index in chunk.indices:
         dice, s0, s1 = game_seeds(chunk.seed, chunk.names, index)
         try:
             agents = (_agent(key, game, chunk.specs[0], 0, s0), _agent(key, game, chunk.specs[1], 1, s1))
             start = time.perf_counter()
-            result = play_game(game, agents, dice, record=chunk.records_dir is not None)
+            result = play_game(game, agents, dice, record=chunk.records)
             seconds = time.perf_counter() - start
         except Exception as exc:  # noqa: BLE001 - re-raised with the game's coordinates
             raise TournamentError(
                 f"{chunk.game}: {chunk.names[0]} vs {chunk.names[1]}, game {index} (dice seed {dice}, "
                 f"agent seeds {s0}, {s1}): {type(exc).__name__}: {exc}"
             ) from exc
-        rel = None
-        if chunk.records_dir is not None:
-            rel = record_path(chunk.game, chunk.names, index, chunk.record_names)
-            path = Path(chunk.records_dir) / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(result.record or "", encoding="utf-8")
-        out.append(
-            GameOutcome(
-                agents=chunk.names,
-                index=index,
-                seed=dice,
-                agent_seeds=(s0, s1),
-                winner=result.winner,
-                returns=(float(result.returns[0]), float(result.returns[1])),
-                score=dict(result.score) if isinstance(result.score, dict) else None,
-                vp=result.vp,
-                decisions=result.decisions,
-                seconds=seconds,
-                record=rel,
-            )
+        outcome = GameOutcome(
+            agents=chunk.names,
+            index=index,
+            seed=dice,
+            agent_seeds=(s0, s1),
+            winner=result.winner,
+            returns=(float(result.returns[0]), float(result.returns[1])),
+            score=dict(result.score) if isinstance(result.score, dict) else None,
+            vp=result.vp,
+            decisions=result.decisions,
+            seconds=seconds,
+            record=record_path(chunk.game, chunk.names, index, chunk.record_names) if chunk.records else None,
         )
+        out.append((outcome, result.record if chunk.records else None))
     return out
 
 
-def _init_worker() -> None:
-    """Worker set-up: one math thread per process (torch, if an agent loads it, reads these)."""
-    for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
-        os.environ.setdefault(var, "1")
-
-
 # ----------------------------------------------------------------------------- result
+RESULTS_FORMAT = "fof-tournament/2"
+
+
 @dataclass
 class TournamentResult:
     """Everything a tournament produced; tallies and ratings are computed from ``outcomes``."""
@@ -218,11 +223,13 @@ class TournamentResult:
     workers: int
     pairings: list[tuple[str, str]]  # ordered: (side-0 agent, side-1 agent)
     outcomes: list[GameOutcome]  # sorted by pairing (as in ``pairings``), then game index
-    seconds: float  # wall time of the games
-    started: str  # ISO time the tournament started
+    seconds: float  # wall time of the games played by this run (not those resumed)
+    started: str  # ISO time the tournament started (its first run, when resumed)
     records_dir: str | None = None
     cards: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)  # spec -> side -> card
     sides: dict[str, list[str]] = field(default_factory=dict)  # spec -> the sides it plays (default both)
+    backend: str = "local"  # where the games ran (:mod:`evaluation.executors`)
+    resumed: int = 0  # games taken from an earlier run's log instead of played
 
     @cached_property
     def tallies(self) -> list[PairingTally]:
@@ -251,12 +258,16 @@ class TournamentResult:
         return len(self.outcomes)
 
     def to_dict(self, *, games: bool = True) -> dict[str, Any]:
-        """Everything as JSON-ready data (``games=False`` leaves out the per-game list)."""
+        """Everything as JSON-ready data (``games=False`` leaves out the per-game list).
+
+        How and when it ran (wall and game seconds, start time, workers, backend, games
+        resumed) is in the ``timing`` block and the ``seconds`` of pairings and games
+        only: :func:`without_timing` drops exactly those."""
         names = self.player_names
         decisions = sum(o.decisions for o in self.outcomes)
         game_seconds = sum(o.seconds for o in self.outcomes)
         out: dict[str, Any] = {
-            "format": "fof-tournament/1",
+            "format": RESULTS_FORMAT,
             "game": self.game,
             "options": self.options,
             "sides": list(names),
@@ -266,9 +277,11 @@ class TournamentResult:
             "seeding": "game g of pairing (A, B): numpy SeedSequence([seed, crc32(A), crc32(B), g])"
             ".generate_state(3) = (dice seed, side-0 agent seed, side-1 agent seed)",
             "mirror": self.mirror,
-            "workers": self.workers,
-            "started": self.started,
             "timing": {
+                "started": self.started,
+                "backend": self.backend,
+                "workers": self.workers,
+                "resumed_games": self.resumed,
                 "wall_seconds": self.seconds,
                 "game_seconds": game_seconds,
                 "games": self.total_games,
@@ -289,9 +302,13 @@ class TournamentResult:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TournamentResult:
-        """Rebuild a result from :meth:`to_dict` output (``results.json``; needs its ``games``)."""
-        if data.get("format") != "fof-tournament/1" or "games" not in data:
+        """Rebuild a result from :meth:`to_dict` output (``results.json``; needs its ``games``).
+
+        ``records_dir`` stays as stored: ``results.json`` holds it relative to its own folder."""
+        if data.get("format") not in (RESULTS_FORMAT, "fof-tournament/1") or "games" not in data:
             raise ValueError("not a tournament result with its games (results.json of fof evaluate)")
+        timing = data["timing"]
+        run = data if data["format"] == "fof-tournament/1" else timing  # /1 kept these at the top
         return cls(
             game=data["game"],
             options=data["options"],
@@ -300,17 +317,32 @@ class TournamentResult:
             games_per_pairing=data["games_per_pairing"],
             seed=data["seed"],
             mirror=data["mirror"],
-            workers=data["workers"],
+            workers=run["workers"],
             pairings=[
                 (p["agents"][data["sides"][0]], p["agents"][data["sides"][1]]) for p in data["pairings"]
             ],
             outcomes=[GameOutcome.from_dict(g) for g in data["games"]],
-            seconds=data["timing"]["wall_seconds"],
-            started=data["started"],
+            seconds=timing["wall_seconds"],
+            started=run["started"],
             records_dir=data.get("records_dir"),
             cards=data.get("cards", {}),
             sides=data.get("agent_plays", {}),
+            backend=timing.get("backend", "local"),
+            resumed=timing.get("resumed_games", 0),
         )
+
+
+def without_timing(data: dict[str, Any]) -> dict[str, Any]:
+    """``results.json`` data (:meth:`TournamentResult.to_dict`) less what depends on when, where
+    and how fast the games ran: the ``timing`` block and the ``seconds`` of every pairing and
+    every game. Everything else (winners, returns, scores, VP, decisions, seeds, record paths,
+    tallies, ratings, cards) is the same for every run of one tournament: any backend or worker
+    count, interrupted and resumed or not."""
+    out = {k: v for k, v in data.items() if k != "timing"}
+    for key in ("pairings", "games"):
+        if key in out:
+            out[key] = [{k: v for k, v in item.items() if k != "seconds"} for item in out[key]]
+    return out
 
 
 # ----------------------------------------------------------------------------- running
@@ -356,28 +388,210 @@ def _pairings(specs: Sequence[AgentSpec], mirror: bool,
             and 0 in sides[spec_name(a)] and 1 in sides[spec_name(b)]]
 
 
-def _chunks(
+@dataclass(frozen=True)
+class TournamentPlan:
+    """A checked tournament (:func:`plan_tournament`): every spec built, the pairings known."""
+
+    game: str
+    options: dict[str, Any]  # full options, defaults included
+    player_names: tuple[str, str]
+    specs: tuple[AgentSpec, ...]
+    games: int  # per ordered pairing
+    seed: int
+    mirror: bool
+    pairings: tuple[tuple[AgentSpec, AgentSpec], ...]
+    cards: dict[str, dict[str, dict[str, Any]]]
+    sides: dict[str, list[int]]  # spec name -> the players it plays
+
+    @property
+    def agents(self) -> list[str]:
+        return [spec_name(s) for s in self.specs]
+
+    @property
+    def pairing_names(self) -> list[tuple[str, str]]:
+        return [(spec_name(a), spec_name(b)) for a, b in self.pairings]
+
+    @property
+    def total_games(self) -> int:
+        return self.games * len(self.pairings)
+
+
+def plan_tournament(
     game_name: str,
-    options: dict[str, Any],
-    pairings: Sequence[tuple[AgentSpec, AgentSpec]],
+    options: dict[str, Any] | None,
+    agent_specs: Sequence[AgentSpec],
     games: int,
-    seed: int,
-    records_dir: str | None,
-    record_names: dict[str, str],
-    size: int,
-) -> Iterator[_Chunk]:
-    for a, b in pairings:
-        for start in range(0, games, size):
+    *,
+    seed: int = 0,
+    mirror: bool = True,
+) -> TournamentPlan:
+    """Check a tournament without playing it: arguments, options, and every spec built for each
+    side (:func:`check_agents`). Raises ``ValueError`` (:class:`AgentSpecError`, ``OptionError``)."""
+    if games < 1:
+        raise ValueError(f"games per pairing must be at least 1, got {games}")
+    if seed < 0:
+        raise ValueError(f"seed must be >= 0, got {seed}")
+    if not agent_specs:
+        raise AgentSpecError("no agents given")
+    game = make_game(game_name, **dict(options or {}))
+    cards, sides = check_agents(game, agent_specs)
+    pairings = _pairings(agent_specs, mirror, sides)
+    if not pairings:
+        raise AgentSpecError("no pairings: give at least two agents, or allow mirror pairings")
+    return TournamentPlan(
+        game=game_name,
+        options=dict(game.options),
+        player_names=tuple(game.player_names),  # type: ignore[arg-type]
+        specs=tuple(agent_specs),
+        games=games,
+        seed=seed,
+        mirror=mirror,
+        pairings=tuple(pairings),
+        cards=cards,
+        sides=sides,
+    )
+
+
+def _chunks(plan: TournamentPlan, todo: dict[tuple[str, str], list[int]], records: bool,
+            size: int) -> Iterator[_Chunk]:
+    """The games still to play (``todo``: pairing -> game indices), ``size`` games per chunk at most."""
+    record_names = _safe_names(plan.agents)
+    for a, b in plan.pairings:
+        indices = todo[(spec_name(a), spec_name(b))]
+        for start in range(0, len(indices), size):
             yield _Chunk(
-                game=game_name,
-                options=options,
+                game=plan.game,
+                options=plan.options,
                 specs=(a, b),
                 names=(spec_name(a), spec_name(b)),
-                indices=tuple(range(start, min(games, start + size))),
-                seed=seed,
-                records_dir=records_dir,
+                indices=tuple(indices[start:start + size]),
+                seed=plan.seed,
+                records=records,
                 record_names=record_names,
             )
+
+
+def chunk_size(games: int, total: int, parallelism: int) -> int:
+    """Games per chunk: about 8 chunks per worker over ``total`` games, at most ``games`` (one
+    pairing) and at most 50 (a log line reaches the disk per chunk, so a kill loses little)."""
+    return max(1, min(games, 50, math.ceil(total / (parallelism * 8))))
+
+
+def _check_done(plan: TournamentPlan, done: Iterable[GameOutcome]) -> dict[tuple[str, str, int], GameOutcome]:
+    """The outcomes already played, keyed by (side-0 agent, side-1 agent, index); each must be a game
+    of ``plan`` with that game's seeds (else :class:`LogError`: the log belongs to another tournament)."""
+    pairings = set(plan.pairing_names)
+    out: dict[tuple[str, str, int], GameOutcome] = {}
+    for o in done:
+        where = f"{o.agents[0]} vs {o.agents[1]}, game {o.index}"
+        if o.agents not in pairings or not 0 <= o.index < plan.games:
+            raise LogError(f"logged game {where} is not a game of this tournament")
+        if (o.seed, *o.agent_seeds) != game_seeds(plan.seed, o.agents, o.index):
+            raise LogError(f"logged game {where} has other seeds than this tournament gives it")
+        out.setdefault((*o.agents, o.index), o)
+    return out
+
+
+def _write_record(records_dir: Path, outcome: GameOutcome, record: str | None) -> None:
+    """Write a game's record atomically; :class:`~evaluation.journal.OutputError` if it cannot be."""
+    if outcome.record is None or record is None:
+        return
+    path = records_dir / outcome.record
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_text_atomic(path, record)
+    except OSError as exc:
+        raise OutputError.from_os_error(path, exc) from None
+
+
+def play_tournament(
+    plan: TournamentPlan,
+    *,
+    workers: int = 1,
+    backend: str = "local",
+    address: str | None = None,
+    executor: Executor | None = None,
+    records_dir: str | os.PathLike | None = None,
+    progress: bool = True,
+    done: Iterable[GameOutcome] = (),
+    on_games: Callable[[list[GameOutcome]], None] | None = None,
+    started: str | None = None,
+) -> TournamentResult:
+    """Play the games of ``plan`` not in ``done`` and return the whole :class:`TournamentResult`.
+
+    Args:
+        workers, backend, address: the executor to make (:func:`evaluation.executors.make_executor`)
+            unless ``executor`` is given (then the caller owns it: it is neither closed nor aborted
+            here, so leave its ``with`` block on an exception).
+        records_dir: write every game's record under it (None: no records).
+        progress: a tqdm progress bar over games on stderr.
+        done: outcomes of games already played (an earlier run's log): not played again.
+        on_games: called in this process with each batch of finished games as it arrives (their
+            records already on disk), e.g. to log them.
+        started: the tournament's start time (ISO; default now).
+
+    Raises :class:`~evaluation.journal.LogError` (a ``ValueError``) if ``done`` holds a game
+    that is not one of ``plan``'s (or not with its seeds), :class:`TournamentError` if a game
+    fails, and :class:`~evaluation.journal.OutputError` if a record cannot be written.
+    """
+    kept = _check_done(plan, done)
+    if records_dir is not None:
+        records_dir = Path(records_dir).resolve()
+        # a game whose record went missing is played again (its outcome comes out the same)
+        kept = {k: o for k, o in kept.items() if o.record is not None and (records_dir / o.record).exists()}
+    todo = {p: [i for i in range(plan.games) if (*p, i) not in kept] for p in plan.pairing_names}
+    remaining = sum(len(v) for v in todo.values())
+    owned = executor is None
+    if executor is None:  # nothing left to play: no pool, no cluster
+        executor = make_executor(backend, min(workers, remaining), address) if remaining else InProcessExecutor()
+    size = chunk_size(plan.games, max(1, remaining), executor.parallelism)
+    chunks = _chunks(plan, todo, records_dir is not None, size)
+    started = started or _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
+    outcomes = list(kept.values())
+
+    from tqdm import tqdm
+
+    bar = tqdm(total=plan.total_games, initial=len(outcomes), desc=plan.game, unit="game",
+               file=sys.stderr, disable=not progress)
+    start = time.perf_counter()
+    try:
+        with executor if owned else contextlib.nullcontext(executor):
+            for played in executor.map_unordered(_play_chunk, chunks):
+                batch = []
+                for outcome, record in played:
+                    if records_dir is not None:
+                        _write_record(records_dir, outcome, record)
+                    batch.append(outcome)
+                outcomes.extend(batch)
+                if on_games is not None:
+                    on_games(batch)
+                bar.update(len(batch))
+    finally:
+        bar.close()
+        _AGENTS.clear()  # this process's cached agents (a model may be retrained before the next run)
+    seconds = time.perf_counter() - start
+    order = {p: i for i, p in enumerate(plan.pairing_names)}
+    outcomes.sort(key=lambda o: (order[o.agents], o.index))
+    names = plan.player_names
+    return TournamentResult(
+        game=plan.game,
+        options=plan.options,
+        player_names=names,
+        agents=plan.agents,
+        games_per_pairing=plan.games,
+        seed=plan.seed,
+        mirror=plan.mirror,
+        workers=executor.parallelism,
+        pairings=plan.pairing_names,
+        outcomes=outcomes,
+        seconds=seconds,
+        started=started,
+        records_dir=None if records_dir is None else str(records_dir),
+        cards=plan.cards,
+        sides={name: [names[p] for p in players] for name, players in plan.sides.items()},
+        backend=executor.name,
+        resumed=len(kept),
+    )
 
 
 def run_tournament(
@@ -387,13 +601,16 @@ def run_tournament(
     games: int,
     *,
     workers: int = 1,
+    backend: str = "local",
+    address: str | None = None,
     seed: int = 0,
     records_dir: str | os.PathLike | None = None,
     progress: bool = True,
     mirror: bool = True,
-    on_game: Callable[[GameOutcome], None] | None = None,
+    on_games: Callable[[list[GameOutcome]], None] | None = None,
 ) -> TournamentResult:
-    """Play the tournament of the module docstring and return its :class:`TournamentResult`.
+    """Plan (:func:`plan_tournament`) and play (:func:`play_tournament`) the tournament of the
+    module docstring; return its :class:`TournamentResult`.
 
     Args:
         game_name: a registered game (``fof_env.list_games()``).
@@ -401,87 +618,19 @@ def run_tournament(
         agent_specs: distinct agent specs (strings as in :mod:`evaluation.match`, or
             factories; a factory must be a module-level function when ``workers > 1``).
         games: games per ordered pairing (>= 1).
-        workers: processes (1: no pool, everything in this process).
+        workers: processes (1: no pool, everything in this process), or a local Ray's CPUs.
+        backend: ``"local"`` or ``"ray"`` (:mod:`evaluation.executors`); ``address``: a Ray cluster.
         seed: tournament seed (>= 0).
         records_dir: write every game's record under it (None: no records).
         progress: show a tqdm progress bar over games on stderr.
         mirror: include each agent against itself.
-        on_game: called with each finished game's outcome (in completion order).
+        on_games: called with each batch of finished games (in completion order).
 
     Raises :class:`AgentSpecError` or ``OptionError`` (both ``ValueError``) before
     any game for a bad spec or option, :class:`TournamentError` if a game fails.
     """
-    if games < 1:
-        raise ValueError(f"games per pairing must be at least 1, got {games}")
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
-    if seed < 0:
-        raise ValueError(f"seed must be >= 0, got {seed}")
-    if not agent_specs:
-        raise AgentSpecError("no agents given")
-    options = dict(options or {})
-    game = make_game(game_name, **options)
-    full_options = dict(game.options)
-    cards, sides = check_agents(game, agent_specs)
-    pairings = _pairings(agent_specs, mirror, sides)
-    if not pairings:
-        raise AgentSpecError("no pairings: give at least two agents, or allow mirror pairings")
-    names = [spec_name(s) for s in agent_specs]
-    record_names = _safe_names(names)
-    records = None if records_dir is None else str(Path(records_dir).resolve())
-    total = games * len(pairings)
-    workers = max(1, min(workers, total))
-    size = max(1, min(games, math.ceil(total / (workers * 8)))) if workers > 1 else games
-    chunks = list(_chunks(game_name, full_options, pairings, games, seed, records, record_names, size))
-    started = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
-    outcomes: list[GameOutcome] = []
-
-    from tqdm import tqdm
-
-    bar = tqdm(total=total, desc=f"{game_name}", unit="game", file=sys.stderr, disable=not progress)
-    start = time.perf_counter()
-
-    def collect(chunk_outcomes: list[GameOutcome]) -> None:
-        outcomes.extend(chunk_outcomes)
-        for o in chunk_outcomes:
-            if on_game is not None:
-                on_game(o)
-        bar.update(len(chunk_outcomes))
-
-    try:
-        if workers == 1:
-            for chunk in chunks:
-                collect(_play_chunk(chunk))
-        else:
-            context = multiprocessing.get_context("spawn")
-            with cf.ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker) as pool:
-                futures = [pool.submit(_play_chunk, c) for c in chunks]
-                try:
-                    for future in cf.as_completed(futures):
-                        collect(future.result())
-                except BaseException:
-                    pool.shutdown(wait=False, cancel_futures=True)
-                    raise
-    finally:
-        bar.close()
-        _AGENTS.clear()  # this process's cached agents (a model may be retrained before the next run)
-    seconds = time.perf_counter() - start
-    order = {p: i for i, p in enumerate((spec_name(a), spec_name(b)) for a, b in pairings)}
-    outcomes.sort(key=lambda o: (order[o.agents], o.index))
-    return TournamentResult(
-        game=game_name,
-        options=full_options,
-        player_names=tuple(game.player_names),  # type: ignore[arg-type]
-        agents=names,
-        games_per_pairing=games,
-        seed=seed,
-        mirror=mirror,
-        workers=workers,
-        pairings=[(spec_name(a), spec_name(b)) for a, b in pairings],
-        outcomes=outcomes,
-        seconds=seconds,
-        started=started,
-        records_dir=records,
-        cards=cards,
-        sides={name: [game.player_names[p] for p in players] for name, players in sides.items()},
-    )
+    plan = plan_tournament(game_name, options, agent_specs, games, seed=seed, mirror=mirror)
+    return play_tournament(plan, workers=workers, backend=backend, address=address, records_dir=records_dir,
+                           progress=progress, on_games=on_games)

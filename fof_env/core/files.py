@@ -2,27 +2,46 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
-import tempfile
 from pathlib import Path
 
 
-def write_text_atomic(path: str | os.PathLike, text: str) -> Path:
-    """Write ``text`` (UTF-8) to ``path`` through a temporary file in the same folder, then rename it
-    into place (``os.replace``): readers see the old file or the new one, never a part. Raises
-    ``OSError`` (the folder is missing or read-only, the disk is full ...) with nothing left behind."""
+def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> Path:
+    """Write ``data`` to ``path`` through a temporary file in the same folder (``.NAME.PID.tmp``),
+    fsynced, then renamed into place (``os.replace``): readers see the old file or the new one, never
+    a part. Raises ``OSError`` (the folder is missing or read-only, the disk is full ...) with the
+    temporary file removed; a kill mid-write leaves only the temporary file
+    (:func:`remove_stale_temporaries` clears those)."""
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        with open(tmp, "wb") as fh:
+            fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            tmp.unlink()
         raise
     return path
+
+
+def write_text_atomic(path: str | os.PathLike, text: str) -> Path:
+    """:func:`write_bytes_atomic` of ``text`` in UTF-8."""
+    return write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def remove_stale_temporaries(folder: str | os.PathLike) -> int:
+    """Delete the ``.*.tmp`` files that an atomic write killed mid-way left in ``folder`` and below;
+    returns how many."""
+    removed = 0
+    for tmp in Path(folder).rglob(".*.tmp"):
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+            removed += 1
+    return removed
 
 
 def check_writable_file(path: str | os.PathLike) -> str | None:

@@ -11,7 +11,9 @@ def test_demo_runs_both_games_and_writes_the_reports(tmp_path, capsys):
     for game in demo.GAMES:
         assert f"# Tournament: {game}" in out
         html = (tmp_path / game / "report.html").read_text()
-        assert "data:image/png;base64," in html
+        assert "data:image/png;base64," in html and "data:image/gif;base64," in html
+        assert f'href="../records/{game}/random__vs__heuristic/"' in html  # the records, relative
+        assert (tmp_path / "records" / game / "random__vs__heuristic" / "0000.json").exists()
         assert (tmp_path / game / "results.csv").exists()
         assert "mcts:2" in (tmp_path / game / "report.md").read_text()
     index = (tmp_path / "index.html").read_text()

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import base64
 import csv
 import dataclasses
+import html
+import io
 import json
 import re
+from pathlib import Path
 
 import pytest
 
 from agents.base import RandomAgent
+from evaluation import plots
+from evaluation.journal import OutputError
 from evaluation.report import markdown_report, training_sections, write_report
 from evaluation.tournament import TournamentResult, run_tournament
 
@@ -45,12 +51,103 @@ def test_report_files(small_tournaments, game, tmp_path):
     if game == "lost_and_found":
         assert "VP mean taliban / usmc" in md and "own VP mean" in md
 
+    out = paths["html"].parent
+    assert (out / data["records_dir"]).resolve() == Path(result.records_dir).resolve()  # relative to out
+
     page = paths["html"].read_text()
     assert page.startswith("<!DOCTYPE html>") and "<table>" in page
     assert "http:" not in page and "https:" not in page and "<link" not in page and "<script" not in page
     sources = re.findall(r'src="([^"]*)"', page)
-    assert len(sources) == 2 and all(s.startswith("data:image/png;base64,") for s in sources)
+    pngs = [s for s in sources if s.startswith("data:image/png;base64,")]
+    gifs = [s for s in sources if s.startswith("data:image/gif;base64,")]
+    assert (len(pngs), len(gifs), len(sources)) == (2, 4, 6)  # the figures, a game per pairing
+    from PIL import Image
+
+    for gif in gifs:
+        image = Image.open(io.BytesIO(base64.b64decode(gif.split(",", 1)[1])))
+        assert image.format == "GIF" and 2 <= image.n_frames <= 5 and image.width <= 400
+    # each pairing links its records folder (relative) and its first game's record
+    links = [html.unescape(h) for h in re.findall(r'href="([^"]*)"', page)]
+    folders = [h for h in links if h.endswith("/")]
+    assert len(folders) == 4 and not any(Path(h).is_absolute() for h in links)
+    assert {len(list((out / h).glob("*.json"))) for h in folders} == {3}
+    games = [h for h in links if h.endswith("0000.json")]
+    assert len(games) == 4 and all((out / h).is_file() for h in games)
+    assert folders[2].endswith("/heuristic__vs__random/") and ">3 records</a>" in page
     assert "Training curves" not in page  # no PPO agent, no card
+
+
+def test_gifs_are_optional_and_can_be_limited(small_tournaments, tmp_path):
+    result = small_tournaments["lost_and_found"]
+    page = write_report(result, tmp_path / "none", gifs=False)["html"].read_text()
+    assert "image/gif" not in page and "first game" not in page and page.count("records</a>") == 4
+    page = write_report(result, tmp_path / "one", gif_limit=1)["html"].read_text()
+    assert page.count("data:image/gif;base64,") == 1
+    no_records = dataclasses.replace(result, records_dir=None)
+    page = write_report(no_records, tmp_path / "plain")["html"].read_text()
+    assert "image/gif" not in page and "records</a>" not in page and "<th>records</th>" not in page
+
+
+def _renamed(result: TournamentResult, old: str, new: str) -> TournamentResult:
+    rename = {old: new}
+    return dataclasses.replace(
+        result,
+        agents=[rename.get(a, a) for a in result.agents],
+        pairings=[tuple(rename.get(a, a) for a in p) for p in result.pairings],
+        outcomes=[dataclasses.replace(o, agents=tuple(rename.get(a, a) for a in o.agents))
+                  for o in result.outcomes],
+    )
+
+
+def test_a_spec_with_mathtext_characters_is_drawn_as_typed(small_tournaments, tmp_path):
+    name = "ppo:/tmp/a$b_c^d\\e$/model.safetensors"
+    result = _renamed(small_tournaments["strike_force_one"], "heuristic", name)
+    import matplotlib
+
+    with matplotlib.rc_context({"text.parse_math": True}), pytest.raises(ValueError):  # what it guards
+        plots.win_rate_matrix.__wrapped__(result.agents, result.tallies, result.player_names)
+    page = write_report(result, tmp_path)["html"].read_text()
+    assert html.escape(name) in page and page.count("data:image/png;base64,") == 2
+
+
+def soviet_only(game, player, seed=None):
+    """An agent that can play side 0 only (as ``ppo`` where one side's model ships)."""
+    if player != 0:
+        raise ValueError("no model for this side")
+    return RandomAgent(game, player, seed)
+
+
+def test_pairings_a_one_sided_agent_cannot_play_read_n_a(tmp_path):
+    result = run_tournament("strike_force_one", {}, ["random", soviet_only], 2, progress=False,
+                            records_dir=tmp_path / "records")
+    md = markdown_report(result)
+    na = " | ".join(["n/a"] * 8)
+    assert "| random | random | 2 | " in md and "| soviet_only | random | 2 | " in md
+    assert f"| random | soviet_only | {na} |" in md and f"| soviet_only | soviet_only | {na} |" in md
+    assert "| soviet_only | us | n/a | n/a | n/a | n/a |" in md
+    assert "| soviet_only | soviet | 2 | " in md
+    rates, texts = plots.matrix_cells(result.agents, result.tallies, result.player_names, result.sides)
+    assert [row[1] for row in texts] == ["n/a", "n/a"] and texts[1][0].startswith(("0%", "50%", "100%"))
+    assert rates[0][1] != rates[0][1]  # NaN: no colour
+    _, texts = plots.matrix_cells(["a", "b"], [], ("soviet", "us"))  # no mirror: not played
+    assert texts == [["not played"] * 2] * 2
+    page = write_report(result, tmp_path, gifs=False)["html"].read_text()
+    assert page.count('<td class="na">n/a</td>') == 2 * (8 + 1) + 4  # + the records column
+    page = write_report(result, tmp_path)["html"].read_text()
+    assert page.count('<td class="na">n/a</td>') == 2 * (8 + 2) + 4  # + records and first game
+    assert page.count("data:image/gif;base64,") == 2
+
+
+def test_an_unwritable_folder_names_the_file(small_tournaments, tmp_path, monkeypatch):
+    import os
+
+    def refuse(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", refuse)
+    with pytest.raises(OutputError, match=r"cannot write .*results\.json: No space left on device"):
+        write_report(small_tournaments["strike_force_one"], tmp_path)
+    assert list(tmp_path.iterdir()) == []  # the temporary file went too
 
 
 def test_training_curves_from_cards(small_tournaments, tmp_path):
@@ -68,9 +165,8 @@ def test_training_curves_from_cards(small_tournaments, tmp_path):
     png, note = sections["heuristic playing soviet"]
     assert png.startswith(b"\x89PNG") and note == "3 evaluations, 3000 timesteps in all"
     assert sections["heuristic playing us"] == (None, "the model card has no training curve: plot skipped")
-    assert sections["ppo:runs/missing.zip playing soviet"][1].startswith("no model card")
-    assert "random playing soviet" not in sections
-    page = write_report(dataclasses.replace(fake, agents=result.agents), tmp_path)["html"].read_text()
+    assert set(sections) == {"heuristic playing soviet", "heuristic playing us"}  # only agents with cards
+    page = write_report(dataclasses.replace(fake, agents=result.agents), tmp_path, gifs=False)["html"].read_text()
     assert "Training curves" in page and page.count("<img") == 3
 
 

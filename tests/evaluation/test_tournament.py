@@ -17,10 +17,13 @@ from evaluation.tallies import WDL
 from evaluation.tournament import (
     AgentSpecError,
     TournamentError,
+    TournamentResult,
+    chunk_size,
     game_seeds,
     record_path,
     run_tournament,
     safe_name,
+    without_timing,
 )
 from fof_env.core.errors import OptionError
 from fof_env.core.game import State
@@ -220,3 +223,39 @@ def test_an_agent_that_plays_one_side_only_is_paired_there_only():
     assert "soviet_only plays soviet only" in markdown_report(result)
     with pytest.raises(ValueError, match="cannot play soviet: .*cannot play us"):
         run_tournament("strike_force_one", {}, ["random", "ppo:no/such.zip"], 1, progress=False)
+
+
+def test_without_timing_drops_exactly_the_timing_fields():
+    data = {
+        "format": "fof-tournament/2",
+        "seed": 1,
+        "timing": {"wall_seconds": 2.0, "workers": 2, "backend": "ray"},
+        "pairings": [{"agents": {"soviet": "a", "us": "b"}, "games": 2, "seconds": 0.5}],
+        "games": [{"index": 0, "winner": 1, "seconds": 0.25, "record": "g/a__vs__b/0000.json"}],
+        "records_dir": "records",
+    }
+    assert without_timing(data) == {
+        "format": "fof-tournament/2",
+        "seed": 1,
+        "pairings": [{"agents": {"soviet": "a", "us": "b"}, "games": 2}],
+        "games": [{"index": 0, "winner": 1, "record": "g/a__vs__b/0000.json"}],
+        "records_dir": "records",
+    }
+    assert data["timing"]["workers"] == 2 and data["games"][0]["seconds"] == 0.25  # not modified
+
+
+def test_results_of_the_first_format_still_load(small_tournaments):
+    result = small_tournaments["strike_force_one"]
+    old = result.to_dict()
+    timing = old["timing"]
+    old.update(format="fof-tournament/1", workers=timing.pop("workers"), started=timing.pop("started"))
+    for key in ("backend", "resumed_games"):
+        timing.pop(key)
+    again = TournamentResult.from_dict(old)
+    assert again.to_dict() == result.to_dict() and (again.workers, again.backend) == (1, "local")
+
+
+def test_chunks_stay_small_enough_to_log_often():
+    assert chunk_size(games=100, total=400, parallelism=2) == 25
+    assert chunk_size(games=1000, total=4000, parallelism=1) == 50  # at most 50 games between log writes
+    assert chunk_size(games=3, total=12, parallelism=8) == 1

@@ -1,0 +1,104 @@
+"""Pictures of a game: frames taken while a record is replayed, as PNG files or an animated GIF.
+
+>>> gif = game_gif("records/strike_force_one/heuristic__vs__random/0000.json")   # doctest: +SKIP
+
+:class:`Frames` is the ``on_frame`` callback of :func:`evaluation.replay.replay`: it
+draws each state it is given with the game's RGB renderer
+(:func:`fof_env.envs.support.rgb_renderer`), optionally scaled down, and keeps it
+as a PNG file in ``png_dir`` and/or an image for a GIF. :func:`game_gif` replays a
+record with a handful of evenly spaced frames and returns a small GIF (the
+report's picture of a game). Pillow and matplotlib are imported when drawing.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from pathlib import Path
+from typing import Any
+
+
+class Frames:
+    """Collects the frames of a replay: PNG files in ``png_dir`` and/or images for a GIF.
+
+    Called as ``frames(state, decisions)``. ``scale`` (0 < scale <= 1) shrinks every
+    frame (box filter) before it is kept. With ``gif`` (a path for :meth:`write_gif`)
+    each image is kept with its own adaptive palette (light on memory for long
+    replays); with ``keep_images`` alone they are kept as RGB and :meth:`gif_bytes`
+    gives all frames one palette (smaller files, for a handful of frames).
+    """
+
+    def __init__(self, png_dir: str | None = None, gif: str | None = None, *, scale: float = 1.0,
+                 keep_images: bool = False):
+        if not 0 < scale <= 1:
+            raise ValueError(f"scale must be in (0, 1], got {scale}")
+        self.png_dir = Path(png_dir) if png_dir else None
+        self.gif = gif
+        self.scale = scale
+        self.keep_images = keep_images or bool(gif)
+        self.images: list[Any] = []  # GIF frames: "P" images with ``gif``, else RGB
+        self.files: list[Path] = []
+        self._render = None
+        if self.png_dir is not None:
+            self.png_dir.mkdir(parents=True, exist_ok=True)
+
+    def __call__(self, state, decisions: int) -> None:
+        from PIL import Image
+
+        from fof_env.envs.support import rgb_renderer
+
+        if self._render is None:
+            self._render = rgb_renderer(state)
+        image = Image.fromarray(self._render(state))
+        if self.scale < 1:
+            size = (max(1, round(image.width * self.scale)), max(1, round(image.height * self.scale)))
+            image = image.convert("RGB").resize(size, Image.Resampling.BOX)
+        if self.png_dir is not None:
+            path = self.png_dir / f"frame_{decisions:05d}.png"
+            image.save(path)
+            self.files.append(path)
+        if self.gif:
+            self.images.append(image.convert("P", palette=Image.Palette.ADAPTIVE))
+        elif self.keep_images:
+            self.images.append(image.convert("RGB"))
+
+    def gif_bytes(self, frame_ms: int, *, colors: int = 256) -> bytes:
+        """The kept images as a looping animated GIF, ``frame_ms`` per frame. RGB images share
+        one palette of ``colors`` taken from the last frame, without dithering."""
+        if not self.images:
+            raise ValueError("no frames taken")
+        from PIL import Image
+
+        frames = self.images
+        if frames[0].mode == "RGB":
+            palette = frames[-1].quantize(colors=colors, dither=Image.Dither.NONE)
+            frames = [im.quantize(palette=palette, dither=Image.Dither.NONE) for im in frames]
+        buf = io.BytesIO()
+        frames[0].save(buf, format="GIF", save_all=True, append_images=frames[1:], duration=frame_ms,
+                       loop=0, optimize=True)
+        return buf.getvalue()
+
+    def write_gif(self, frame_ms: int) -> Path | None:
+        """Write the GIF to ``gif`` (None if no GIF was asked for or no frame taken)."""
+        if not self.gif or not self.images:
+            return None
+        path = Path(self.gif)
+        path.write_bytes(self.gif_bytes(frame_ms))
+        return path
+
+
+def game_gif(record: str | Path | dict[str, Any], *, frames: int = 5, scale: float = 0.5,
+             frame_ms: int = 700, colors: int = 64) -> bytes:
+    """A small looping GIF of the game in ``record`` (path, JSON text or dict): about ``frames``
+    evenly spaced pictures from the start to the final position, scaled by ``scale``.
+
+    Raises :class:`evaluation.replay.ReplayError` for a record that does not replay and
+    ``NotImplementedError`` for a game without an RGB renderer."""
+    from evaluation.replay import load_record, replay
+
+    data = load_record(record)
+    decisions = len(data["actions"])
+    every = max(1, math.ceil(decisions / max(1, frames - 1)))
+    collector = Frames(scale=scale, keep_images=True)
+    replay(data, every=every, on_frame=collector)
+    return collector.gif_bytes(frame_ms, colors=colors)
