@@ -8,6 +8,8 @@ does not import PettingZoo, the agents or a renderer.
 * :class:`~fof_env.envs.aec_env.WargameAECEnv`, :func:`~fof_env.envs.aec_env.env`, ``raw_env``
 * :func:`~fof_env.envs.registration.register_envs`, :func:`~fof_env.envs.registration.env_id`
 * :func:`~fof_env.envs.support.register_game_support` (bounds, shaping, renderer per game)
+* :class:`~fof_env.envs.rllib.RLlibObservationKeys`, :func:`~fof_env.envs.rllib.rllib_env` (RLlib)
+* :mod:`fof_env.envs.infos` (``infos="full"`` / ``"minimal"``)
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ _LAZY = {
     "env_id": "fof_env.envs.registration",
     "GameSupport": "fof_env.envs.support",
     "register_game_support": "fof_env.envs.support",
+    "RLlibObservationKeys": "fof_env.envs.rllib",
+    "rllib_env": "fof_env.envs.rllib",
 }
 
 __all__ = sorted(_LAZY)

@@ -6,18 +6,25 @@ from typing import Any
 
 import numpy as np
 
-from fof_env.core.errors import IllegalActionError, OptionError
+from fof_env.core.errors import IllegalActionError, OptionError, UnknownOptionError
 from fof_env.core.game import Game, State
 from fof_env.core.registry import make_game
 
-RENDER_MODES = ("ansi", "rgb_array")
+RENDER_MODES = ("human", "ansi", "rgb_array")
 REWARDS = ("win", "shaped")
+ILLEGAL_ACTION_MODES = ("raise", "loss")
 SEED_LIMIT = 2**63 - 1
 MAX_RESET_ATTEMPTS = 100
 
 
 def build_game(game: str | Game, options: dict[str, Any], adapter: str, own_kwargs: str) -> Game:
-    """``make_game(game, **options)``; an unknown option names the adapter's own kwargs too."""
+    """``make_game(game, **options)``; an unknown option names the adapter's own kwargs too.
+
+    Keyword arguments the game does not take raise :class:`UnknownOptionError` (an
+    ``OptionError`` and a ``TypeError`` worded like Python's, ``WargameEnv() got an unexpected
+    keyword argument 'frameskip'``), so libraries that probe which keywords an env accepts
+    (TorchRL's ``GymEnv``) drop the keyword and go on. Other option errors stay ``OptionError``.
+    """
     if isinstance(game, Game):
         if options:
             raise OptionError(
@@ -29,6 +36,9 @@ def build_game(game: str | Game, options: dict[str, Any], adapter: str, own_kwar
         raise OptionError(f"{adapter}: game must be a game name or a Game, got {game!r}")
     try:
         return make_game(game, **options)
+    except UnknownOptionError as exc:
+        known = f"{exc.known} (game {game!r}); {adapter} itself takes: {own_kwargs}"
+        raise UnknownOptionError(adapter, exc.unknown, known) from None
     except OptionError as exc:
         raise OptionError(f"{exc} (the {adapter} keyword arguments themselves are: {own_kwargs})") from None
 
@@ -36,6 +46,13 @@ def build_game(game: str | Game, options: dict[str, Any], adapter: str, own_kwar
 def check_render_mode(render_mode: str | None) -> None:
     if render_mode is not None and render_mode not in RENDER_MODES:
         raise ValueError(f"render_mode must be None or one of {RENDER_MODES}, got {render_mode!r}")
+
+
+def check_choice(value: Any, name: str, choices: tuple[str, ...]) -> str:
+    """``value`` if it is one of ``choices``; ``ValueError`` naming ``name`` and the choices otherwise."""
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(f"{name} must be one of {choices}, got {value!r}")
+    return value
 
 
 def check_flag(value: Any, name: str) -> bool:
@@ -89,25 +106,13 @@ def coerce_action(action: Any) -> int | str:
 def apply_checked(
     state: State, action: Any, who: str, error: type[IllegalActionError] = IllegalActionError
 ) -> None:
-    """``state.apply(action)``; an illegal action raises ``error`` whose message names the
-    decision and every legal action as ``index=text``. The state is unchanged then."""
+    """``state.apply(action)``; an illegal action raises ``error`` (an ``IllegalActionError``) whose message names the decision and every legal action as
+    ``index=text`` (a NumPy integer action shown as the plain int). The state is unchanged then."""
     try:
-        state.apply(coerce_action(action))
+        action = coerce_action(action)
+        state.apply(action)
     except IllegalActionError as exc:
         if state.is_terminal:
             raise error(action, "terminal", []) from exc
         legal = [f"{a}={state.action_to_str(a)}" for a in state.legal_actions()]
         raise error(action, f"{state.decision.kind} ({who} to decide)", legal) from exc
-
-
-def end_info(state: State) -> dict[str, Any]:
-    """``winner`` (side name or None for a draw), ``returns`` and ``score`` of a finished game."""
-    winner = state.winner
-    info: dict[str, Any] = {
-        "winner": None if winner is None else state.game.player_names[winner],
-        "returns": tuple(float(r) for r in state.returns()),
-    }
-    score = getattr(state, "score", None)
-    if score is not None:
-        info["score"] = dict(score) if isinstance(score, dict) else score
-    return info

@@ -27,12 +27,29 @@ ends the game; ``"shaped"`` adds the potential-based shaping of
 terminated (or truncated at ``game.max_decisions``) and must each be stepped with
 ``None``, as usual in PettingZoo.
 
-**Illegal actions** raise ``IllegalActionError`` (state unchanged). Seeding:
-``reset(seed=s)`` plays ``game.new_initial_state(s)``; ``reset()`` draws the game
+**Illegal actions** raise ``IllegalActionError`` (state unchanged), or with
+``illegal_action="loss"`` end the game as a loss for the agent that played it:
+-1 to it, +1 to the other, both terminated, the state left as it was (libraries
+whose env checks step unmasked random actions, such as RLlib's, need this).
+
+**Infos** (:mod:`fof_env.envs.infos`). ``infos="minimal"`` (default): numbers only and
+the same keys at every step, per agent ``acting`` (1 for the agent to decide),
+``result`` (the agent's game result once the game is over, else 0.0) and ``illegal``
+(1 if an illegal action ended the game): TorchRL's ``PettingZooWrapper`` makes a
+tensor of every entry. ``infos="full"``: ``decision`` (the kind, for the agent to
+act; None for the other), and once the game is over ``winner`` (side name, None for
+a draw), ``returns``, ``score`` and, after an illegal action, ``illegal_action``.
+
+**Rendering.** ``render_mode="human"`` prints the text map on ``render()`` (which
+returns None; PettingZoo's ``render_test`` and ``CaptureStdoutWrapper`` use it),
+``"ansi"`` returns it, ``"rgb_array"`` returns an image.
+
+Seeding: ``reset(seed=s)`` plays ``game.new_initial_state(s)``; ``reset()`` draws the game
 seed from the env's own generator. ``reset(options={"position": {...}})`` starts
 from a position dict; other option keys are ignored with a warning.
 ``auto_single=True`` (default False here) applies every decision with exactly
-one legal action automatically.
+one legal action automatically. Unknown keyword arguments raise
+:class:`~fof_env.core.errors.UnknownOptionError` (an ``OptionError`` and a ``TypeError``).
 """
 
 from __future__ import annotations
@@ -46,26 +63,39 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from fof_env.core.errors import IllegalActionError
 from fof_env.core.game import Game
 from fof_env.envs._common import (
+    ILLEGAL_ACTION_MODES,
     MAX_RESET_ATTEMPTS,
     RENDER_MODES,
     SEED_LIMIT,
     apply_checked,
     build_game,
+    check_choice,
     check_flag,
     check_render_mode,
     check_reward,
-    end_info,
     new_state,
 )
+from fof_env.envs.infos import INFO_MODES, Outcome, aec_infos, forfeit_outcome, game_outcome
 from fof_env.envs.support import StateRenderer, observation_bounds, potential_fn
 
-_OWN_KWARGS = "game, reward, auto_single, render_mode"
+_OWN_KWARGS = "game, reward, auto_single, render_mode, illegal_action, infos"
 
 
 class WargameAECEnv(AECEnv):
-    """Both sides of a registered game as a PettingZoo AEC env (see the module docstring)."""
+    """Both sides of a registered game as a PettingZoo AEC env (see the module docstring).
+
+    Args:
+        game: a game name from ``fof_env.list_games()`` (or a ``Game``).
+        reward: ``"win"`` or ``"shaped"``.
+        auto_single: apply every single-choice decision automatically.
+        render_mode: ``None``, ``"human"`` (prints the text map), ``"ansi"`` or ``"rgb_array"``.
+        illegal_action: ``"raise"`` (default) or ``"loss"``.
+        infos: ``"minimal"`` (default: numbers only, same keys every step) or ``"full"``.
+        **options: scenario options for ``make_game``.
+    """
 
     metadata = {"render_modes": list(RENDER_MODES), "name": "fof_env_wargame_v0", "is_parallelizable": False}
 
@@ -75,9 +105,13 @@ class WargameAECEnv(AECEnv):
         reward: str = "win",
         auto_single: bool = False,
         render_mode: str | None = None,
+        illegal_action: str = "raise",
+        infos: str = "minimal",
         **options: Any,
     ):
         super().__init__()
+        # per instance: wrappers such as CaptureStdoutWrapper append to metadata["render_modes"]
+        self.metadata = {**type(self).metadata, "render_modes": list(RENDER_MODES)}
         self.game = build_game(game, options, "WargameAECEnv", _OWN_KWARGS)
         self._potential = potential_fn(self.game)
         check_reward(reward, self._potential)
@@ -85,6 +119,8 @@ class WargameAECEnv(AECEnv):
         self.auto_single = check_flag(auto_single, "auto_single")
         check_render_mode(render_mode)
         self.render_mode = render_mode
+        self.illegal_action = check_choice(illegal_action, "illegal_action", ILLEGAL_ACTION_MODES)
+        self.info_mode = check_choice(infos, "infos", INFO_MODES)
         self.possible_agents = list(self.game.player_names)
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         low, high = observation_bounds(self.game)
@@ -101,6 +137,7 @@ class WargameAECEnv(AECEnv):
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self.game_state = None
         self.episode_seed: int | None = None
+        self._outcome: Outcome | None = None
         self._np_random: np.random.Generator | None = None
         self._phi = [0.0, 0.0]
         self._renderer = StateRenderer(render_mode)
@@ -141,6 +178,7 @@ class WargameAECEnv(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
+        self._outcome = None
         self._phi = self._potentials()
         self.agent_selection = self.possible_agents[self.game_state.current_player]
         self._update_infos()
@@ -152,7 +190,13 @@ class WargameAECEnv(AECEnv):
             self._was_dead_step(action)
             return
         state = self.game_state
-        apply_checked(state, action, agent)
+        try:
+            apply_checked(state, action, agent)
+        except IllegalActionError as exc:
+            if self.illegal_action != "loss":
+                raise
+            self._forfeit(agent, str(exc))
+            return
         self._cumulative_rewards[agent] = 0.0
         self._auto_apply()
         rewards = [0.0, 0.0]
@@ -161,8 +205,8 @@ class WargameAECEnv(AECEnv):
             rewards = [phi[i] - self._phi[i] for i in (0, 1)]
             self._phi = phi
         if state.is_terminal:
-            returns = state.returns()
-            rewards = [rewards[i] + float(returns[i]) for i in (0, 1)]
+            self._outcome = game_outcome(state)
+            rewards = [rewards[i] + self._outcome.returns[i] for i in (0, 1)]
             self.terminations = {a: True for a in self.agents}
         elif len(state.history) >= self.game.max_decisions:
             self.truncations = {a: True for a in self.agents}
@@ -171,6 +215,20 @@ class WargameAECEnv(AECEnv):
         self.rewards = {a: rewards[self.agent_name_mapping[a]] for a in self.agents}
         self._accumulate_rewards()
         self._update_infos()
+
+    def _forfeit(self, agent: str, message: str) -> None:
+        """``agent`` played an illegal action under ``illegal_action="loss"``: it loses the game."""
+        self._outcome = forfeit_outcome(self.game_state, self.agent_name_mapping[agent], message)
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: self._outcome.returns[self.agent_name_mapping[a]] for a in self.agents}
+        self.terminations = {a: True for a in self.agents}
+        self._accumulate_rewards()
+        self._update_infos()
+
+    @property
+    def game_over(self) -> bool:
+        """The game has ended (by its rules, or by an illegal action under ``illegal_action="loss"``)."""
+        return self._outcome is not None or self.game_state.is_terminal
 
     def _auto_apply(self) -> None:
         if not self.auto_single:
@@ -188,19 +246,16 @@ class WargameAECEnv(AECEnv):
         return [self._potential(self.game_state, p) for p in (0, 1)]
 
     def _update_infos(self) -> None:
-        state = self.game_state
-        decision = state.decision_kind
-        for a in self.agents:
-            info: dict[str, Any] = {"decision": decision if a == self.agent_selection else None}
-            if state.is_terminal:
-                info.update(end_info(state))
-            self.infos[a] = info
+        live = not self.game_over and not any(self.truncations.values())
+        self.infos = aec_infos(
+            self.info_mode, self.game_state, self.agents, self.agent_selection, self._outcome, live
+        )
 
     # ---------------------------------------------------------- observations
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         state = self.game_state
         player = self.agent_name_mapping[agent]
-        if not state.is_terminal and state.current_player == player:
+        if not self.game_over and state.current_player == player:
             mask = state.legal_mask().astype(np.int8)
         else:
             mask = np.zeros(self.game.num_actions, dtype=np.int8)

@@ -32,9 +32,27 @@ that have exactly one legal action are applied by the env too, and counted in
 
 **Masks.** ``action_masks()`` (the method sb3-contrib's MaskablePPO reads) and
 ``info["action_mask"]`` are exactly ``state.legal_mask()`` of the learner's
-current decision (all False once the game is over). Through ``gym.make``
-wrappers use ``env.unwrapped.action_masks()`` or
-``env.get_wrapper_attr("action_masks")()``.
+current decision. Through ``gym.make`` wrappers use ``env.unwrapped.action_masks()``
+or ``env.get_wrapper_attr("action_masks")()``. With ``end_mask="next"`` (default)
+they are never all False: on the step that ends an episode (and until the next
+reset) they are the first mask of the episode that an unseeded ``reset()`` starts
+next, which the env prepares then (so the game seed of that episode is drawn from
+``np_random`` at the end of this one; the sequence of episodes is the same).
+``info["decision"]`` is ``"terminal"`` on that step. A loop that always resets with
+a seed or a position discards that prepared episode (one episode start, the
+opponent's decisions before the learner's first, per episode): ``end_mask="empty"``
+prepares nothing and reports all-False masks once the episode is over.
+
+**Vector envs.** Under Gymnasium's ``AutoresetMode.SAME_STEP`` the step that ends an
+episode resets the sub-env at once: its ``infos["action_mask"]`` row is the new
+episode's first mask and ``infos["final_info"]`` holds the finished episode's info.
+Under the default ``NEXT_STEP`` that row is the next episode's first mask too (see
+above), so a masked sampler always has a legal action for the reset step (whose
+action the vector env ignores); the reset step's info then carries the same mask.
+``AsyncVectorEnv`` re-raises an illegal action's error with its message (the env's
+errors pickle and rebuild from one argument, :mod:`fof_env.core.errors`). Its workers
+start with ``spawn`` once TorchRL is imported (it sets that start method): make them
+with the id ``"fof_env:fof_env/<Game>-v0"``, which imports ``fof_env`` in the worker.
 
 **Illegal actions** raise :class:`LearnerIllegalActionError` (an
 ``IllegalActionError``, so a ``ValueError``) naming the decision and every legal
@@ -64,10 +82,23 @@ never gets a decision the env starts a new game with the next seed drawn from
 (the game's position format); its dice are seeded from the reset seed unless the
 position names its own ``seed``.
 
-**Info.** ``action_mask``, ``decision`` (the kind of the learner's decision, or
-``"terminal"``), ``opponent_actions`` and ``auto_actions`` (decisions played by
-the env since the learner's last action), ``episode_seed``; at the end also
-``winner`` (side name, None for a draw), ``returns`` and ``score``.
+**Info.** ``infos="full"`` (default): ``action_mask``, ``decision`` (the kind of the
+learner's decision, or ``"terminal"``), ``opponent_actions`` and ``auto_actions``
+(decisions played by the env since the learner's last action), ``episode_seed``; at
+the end also ``winner`` (side name, None for a draw), ``returns`` and ``score``.
+``infos="minimal"``: numbers only and the same keys at every step (``action_mask``,
+``opponent_actions``, ``auto_actions``, ``result``, ``illegal``), for libraries that
+make a tensor of every entry (TorchRL's ``GymWrapper.auto_register_info_dict()``);
+see :mod:`fof_env.envs.infos`.
+
+**Rendering.** ``render_mode="ansi"`` returns the text map, ``"rgb_array"`` an image,
+``"human"`` prints the text map on every ``reset`` and ``step`` (and on ``render()``,
+which returns None).
+
+**Options.** A keyword argument that is neither the env's own nor a game option
+raises :class:`~fof_env.core.errors.UnknownOptionError`, an ``OptionError`` that is
+also a ``TypeError`` worded like Python's (``got an unexpected keyword argument
+'frameskip'``): TorchRL's ``GymEnv`` probes keywords that way.
 
 **Truncation.** ``truncated=True`` if the game reaches ``game.max_decisions``
 decisions without ending (a safety net: real games end by their turn limit).
@@ -75,6 +106,7 @@ decisions without ending (a safety net: real games end by their turn limit).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import gymnasium as gym
@@ -82,30 +114,44 @@ import numpy as np
 from gymnasium import spaces
 
 from fof_env.core.errors import IllegalActionError
-from fof_env.core.game import Game
+from fof_env.core.game import Game, State
 from fof_env.envs._common import (
+    ILLEGAL_ACTION_MODES,
     MAX_RESET_ATTEMPTS,
     RENDER_MODES,
     SEED_LIMIT,
     apply_checked,
     build_game,
+    check_choice,
     check_flag,
     check_render_mode,
     check_reward,
     derive_seed,
-    end_info,
     new_state,
 )
+from fof_env.envs.infos import INFO_MODES, Outcome, forfeit_outcome, game_outcome, gym_info
 from fof_env.envs.support import StateRenderer, observation_bounds, potential_fn
 
 _OPPONENT_SEED_TAG = 0x0FF0
-_OWN_KWARGS = "game, side, opponent, reward, auto_single, render_mode, illegal_action"
-ILLEGAL_ACTION_MODES = ("raise", "loss")
+_OWN_KWARGS = "game, side, opponent, reward, auto_single, render_mode, illegal_action, infos, end_mask"
+END_MASKS = ("next", "empty")
+
+
+@dataclass
+class _Episode:
+    """A started episode: its game seed, state at the learner's first decision, opponent and
+    the decisions played to get there (opponent's, auto-applied)."""
+
+    seed: int
+    state: State
+    opponent: Any
+    counts: tuple[int, int]
 
 
 class LearnerIllegalActionError(IllegalActionError):
     """The learner's action is not legal now (the opponent's illegal actions raise the plain
-    :class:`IllegalActionError`, and are never turned into a learner loss)."""
+    :class:`~fof_env.core.errors.IllegalActionError`, and are never turned into a learner
+    loss). Rebuildable from one argument, so ``AsyncVectorEnv`` re-raises it with its message."""
 
 
 class WargameEnv(gym.Env):
@@ -118,10 +164,14 @@ class WargameEnv(gym.Env):
             or an Agent object playing the other side.
         reward: ``"win"`` or ``"shaped"``.
         auto_single: apply the learner's single-choice decisions automatically.
-        render_mode: ``None``, ``"ansi"`` (text map) or ``"rgb_array"``.
+        render_mode: ``None``, ``"human"`` (prints the text map), ``"ansi"`` (text map)
+            or ``"rgb_array"``.
         illegal_action: ``"raise"`` (default) or ``"loss"``.
+        infos: ``"full"`` (default) or ``"minimal"`` (numbers only, same keys every step).
+        end_mask: ``"next"`` (default: once an episode is over, the masks are the next
+            unseeded episode's first mask) or ``"empty"`` (all False).
         **options: scenario options for ``make_game`` (e.g. ``optional_rules=True``);
-            unknown names raise ``OptionError``.
+            unknown names raise ``UnknownOptionError`` (an ``OptionError`` and a ``TypeError``).
     """
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 2}
@@ -135,6 +185,8 @@ class WargameEnv(gym.Env):
         auto_single: bool = True,
         render_mode: str | None = None,
         illegal_action: str = "raise",
+        infos: str = "full",
+        end_mask: str = "next",
         **options: Any,
     ):
         self.game = build_game(game, options, "WargameEnv", _OWN_KWARGS)
@@ -150,9 +202,9 @@ class WargameEnv(gym.Env):
         self.auto_single = check_flag(auto_single, "auto_single")
         check_render_mode(render_mode)
         self.render_mode = render_mode
-        if illegal_action not in ILLEGAL_ACTION_MODES:
-            raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}")
-        self.illegal_action = illegal_action
+        self.illegal_action = check_choice(illegal_action, "illegal_action", ILLEGAL_ACTION_MODES)
+        self.infos = check_choice(infos, "infos", INFO_MODES)
+        self.end_mask = check_choice(end_mask, "end_mask", END_MASKS)
         low, high = observation_bounds(self.game)
         self.observation_space = spaces.Box(low, high, self.game.observation_shape, np.float32)
         self.action_space = spaces.Discrete(self.game.num_actions)
@@ -160,6 +212,8 @@ class WargameEnv(gym.Env):
         self.opponent_agent = None
         self.episode_seed: int | None = None
         self._done = True
+        self._outcome: Outcome | None = None
+        self._next: _Episode | None = None  # prepared when an episode ends (see "Masks")
         self._phi = 0.0
         self._renderer = StateRenderer(render_mode)
 
@@ -193,14 +247,13 @@ class WargameEnv(gym.Env):
         return spec
 
     # -------------------------------------------------------------- core loop
-    def _play_until_learner(self) -> tuple[int, int]:
+    def _play_until_learner(self, state: State, opponent: Any) -> tuple[int, int]:
         """Play opponent (and auto single-choice learner) decisions; return their counts."""
-        state = self.game_state
         limit = self.game.max_decisions
         opponent_actions = auto_actions = 0
         while not state.is_terminal and len(state.history) < limit:
             if state.current_player != self.player:
-                apply_checked(state, self.opponent_agent.act(state), f"opponent {self.opponent_side}")
+                apply_checked(state, opponent.act(state), f"opponent {self.opponent_side}")
                 opponent_actions += 1
             elif self.auto_single:
                 legal = state.legal_actions()
@@ -212,8 +265,24 @@ class WargameEnv(gym.Env):
                 break
         return opponent_actions, auto_actions
 
-    def _truncated(self) -> bool:
-        return not self.game_state.is_terminal and len(self.game_state.history) >= self.game.max_decisions
+    def _truncated(self, state: State | None = None) -> bool:
+        state = self.game_state if state is None else state
+        return not state.is_terminal and len(state.history) >= self.game.max_decisions
+
+    def _new_episode(self, seed: int | None, position: dict[str, Any] | None) -> _Episode:
+        """The episode of game seed ``seed`` (None: drawn from ``np_random``) at the learner's
+        first decision; games that give the learner none are skipped (next seed drawn)."""
+        game_seed = seed if seed is not None else int(self.np_random.integers(SEED_LIMIT))
+        for _ in range(MAX_RESET_ATTEMPTS):
+            state = new_state(self.game, int(game_seed), position)
+            opponent = self._make_opponent(derive_seed(int(game_seed), _OPPONENT_SEED_TAG))
+            counts = self._play_until_learner(state, opponent)
+            if not state.is_terminal and not self._truncated(state):
+                return _Episode(int(game_seed), state, opponent, counts)
+            if position is not None:
+                raise ValueError(f"the learner ({self.side}) has no decision to make from this position")
+            game_seed = int(self.np_random.integers(SEED_LIMIT))
+        raise RuntimeError(f"{MAX_RESET_ATTEMPTS} games in a row gave the learner ({self.side}) no decision")
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
@@ -223,24 +292,18 @@ class WargameEnv(gym.Env):
             if unknown:
                 raise ValueError(f"unknown reset option(s) {sorted(unknown)}; reset options: position")
             position = options.get("position")
-        game_seed = seed if seed is not None else int(self.np_random.integers(SEED_LIMIT))
-        for _ in range(MAX_RESET_ATTEMPTS):
-            self.episode_seed = int(game_seed)
-            self.game_state = new_state(self.game, self.episode_seed, position)
-            self.opponent_agent = self._make_opponent(derive_seed(self.episode_seed, _OPPONENT_SEED_TAG))
-            counts = self._play_until_learner()
-            if not self.game_state.is_terminal and not self._truncated():
-                break
-            if position is not None:
-                raise ValueError(f"the learner ({self.side}) has no decision to make from this position")
-            game_seed = int(self.np_random.integers(SEED_LIMIT))
+        prepared, self._next = self._next, None
+        if prepared is not None and seed is None and position is None:
+            episode = prepared  # what this reset would have built: its seed came from np_random too
         else:
-            raise RuntimeError(
-                f"{MAX_RESET_ATTEMPTS} games in a row gave the learner ({self.side}) no decision"
-            )
+            episode = self._new_episode(seed, position)
+        self.episode_seed = episode.seed
+        self.game_state = episode.state
+        self.opponent_agent = episode.opponent
         self._done = False
+        self._outcome = None
         self._phi = self._potential(self.game_state, self.player) if self.reward_mode == "shaped" else 0.0
-        return self._observation(), self._info(*counts)
+        return self._observation(), self._info(*episode.counts)
 
     def step(self, action: Any):
         if self.game_state is None or self._done:
@@ -251,7 +314,7 @@ class WargameEnv(gym.Env):
             if self.illegal_action == "loss":
                 return self.forfeit(str(exc))
             raise
-        counts = self._play_until_learner()
+        counts = self._play_until_learner(self.game_state, self.opponent_agent)
         state = self.game_state
         terminated = state.is_terminal
         truncated = self._truncated()
@@ -260,7 +323,8 @@ class WargameEnv(gym.Env):
             phi = self._potential(state, self.player)
             reward += phi - self._phi
             self._phi = phi
-        self._done = terminated or truncated
+        if terminated or truncated:
+            self._end(game_outcome(state))
         return self._observation(), reward, terminated, truncated, self._info(*counts)
 
     def forfeit(self, reason: str = "resigned"):
@@ -268,39 +332,44 @@ class WargameEnv(gym.Env):
         (reward -1, ``terminated=True``). The game state itself is left as it was."""
         if self.game_state is None or self._done:
             raise gym.error.ResetNeeded("the episode is over (or never started): call reset()")
+        self._end(forfeit_outcome(self.game_state, self.player, reason))
+        return self._observation(), -1.0, True, False, self._info(0, 0)
+
+    def _end(self, outcome: Outcome | None) -> None:
+        """Mark the episode over (``outcome`` None: truncated) and prepare the next one."""
         self._done = True
-        info = self._info(0, 0)
-        returns = [1.0, 1.0]
-        returns[self.player] = -1.0
-        info.update(winner=self.opponent_side, returns=tuple(returns), illegal_action=reason)
-        return self._observation(), -1.0, True, False, info
+        self._outcome = outcome
+        if self.end_mask == "next":
+            self._next = self._new_episode(None, None)
 
     # ------------------------------------------------------------ accessors
     def action_masks(self) -> np.ndarray:
-        """Boolean mask of the learner's legal actions now: ``state.legal_mask()``."""
+        """Boolean mask of the learner's legal actions now: ``state.legal_mask()``; once the
+        episode is over, the first mask of the next unseeded episode (module docstring, "Masks")."""
         if self.game_state is None:
             raise gym.error.ResetNeeded("call reset() before action_masks()")
+        if self._done:
+            if self._next is None:  # end_mask="empty"
+                return np.zeros(self.game.num_actions, dtype=bool)
+            return self._next.state.legal_mask()
         return self.game_state.legal_mask()
 
     def _observation(self) -> np.ndarray:
         return np.asarray(self.game_state.observation(self.player), dtype=np.float32)
 
     def _info(self, opponent_actions: int, auto_actions: int) -> dict[str, Any]:
-        state = self.game_state
-        info: dict[str, Any] = {
-            "action_mask": state.legal_mask(),
-            "decision": state.decision_kind,
-            "opponent_actions": opponent_actions,
-            "auto_actions": auto_actions,
-            "episode_seed": self.episode_seed,
-        }
-        if state.is_terminal:
-            info.update(end_info(state))
-        return info
+        if self.render_mode == "human":
+            self._renderer(self.game_state)  # Gymnasium's convention: "human" renders on every reset/step
+        counts = (opponent_actions, auto_actions)
+        return gym_info(
+            self.infos, self.game_state, self.player, self.action_masks(), counts, self.episode_seed, self._outcome
+        )
 
     def render(self):
         if self.render_mode is None:
-            gym.logger.warn("render() called with render_mode=None; pass render_mode='ansi' or 'rgb_array'")
+            gym.logger.warn(
+                "render() called with render_mode=None; pass render_mode='human', 'ansi' or 'rgb_array'"
+            )
             return None
         if self.game_state is None:
             raise gym.error.ResetNeeded("call reset() before render()")

@@ -111,14 +111,18 @@ def rgb_renderer(state) -> Callable[[Any], np.ndarray]:
 
 
 class StateRenderer:
-    """``render_mode`` "ansi" (the state's text map) or "rgb_array" for any game,
-    resolving the RGB drawing function once (shared by both environment adapters)."""
+    """``render_mode`` "human" (prints the state's text map, returns None), "ansi" (returns
+    that text) or "rgb_array" for any game, resolving the RGB drawing function once (shared by
+    both environment adapters)."""
 
     def __init__(self, mode: str | None):
         self.mode = mode
         self._rgb: Callable[[Any], np.ndarray] | None = None
 
-    def __call__(self, state) -> str | np.ndarray:
+    def __call__(self, state) -> str | np.ndarray | None:
+        if self.mode == "human":
+            print(state, flush=True)
+            return None
         if self.mode == "ansi":
             return str(state)
         if self._rgb is None:

@@ -44,7 +44,7 @@ def test_seed_test(game, other_rules):
 @pytest.mark.parametrize("game", GAMES)
 def test_agent_selection_follows_the_engine(game, auto_single):
     sides = GAME_SIDES[game]
-    e = WargameAECEnv(game, auto_single=auto_single)
+    e = WargameAECEnv(game, auto_single=auto_single, infos="full")
     rng = np.random.default_rng(0)
     assert e.possible_agents == list(sides)
     for seed in range(4 if game == GAME else 10):
@@ -61,6 +61,8 @@ def test_agent_selection_follows_the_engine(game, auto_single):
                 continue
             state = e.game_state
             assert sides[state.current_player] == agent
+            assert info["decision"] == state.decision.kind
+            assert e.infos[sides[1 - sides.index(agent)]]["decision"] is None
             assert np.array_equal(obs["action_mask"].astype(bool), state.legal_mask())
             assert np.array_equal(obs["observation"], state.observation(sides.index(agent)))
             other = e.observe(sides[1 - sides.index(agent)])
@@ -150,3 +152,82 @@ def test_sides_of_lost_and_found():
     e.reset(seed=0)
     assert e.agent_selection == "taliban"
     assert e.observation_space("usmc")["action_mask"].shape == (354,)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_minimal_infos_are_numbers_with_the_same_keys_every_step(game):
+    sides = GAME_SIDES[game]
+    e = WargameAECEnv(game)  # infos="minimal" is the default
+    rng = np.random.default_rng(4)
+    for seed in range(3):
+        e.reset(seed=seed)
+        for agent in e.agent_iter():
+            assert set(e.infos) == set(e.agents)
+            for a, info in e.infos.items():
+                assert set(info) == {"acting", "result", "illegal"}
+                assert {type(v) for v in info.values()} <= {np.int64, np.float32}, info
+                assert info["acting"] == int(not e.terminations[a] and a == e.agent_selection)
+            obs, reward, terminated, truncated, info = e.last()
+            if terminated or truncated:
+                assert info["result"] == e.game_state.returns()[sides.index(agent)] != 0.0 or game == LAF
+                assert info["illegal"] == 0 and info["acting"] == 0
+                e.step(None)
+                continue
+            assert info["result"] == 0.0 and info["acting"] == 1
+            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+
+@pytest.mark.parametrize("infos", ["minimal", "full"])
+@pytest.mark.parametrize("game", GAMES)
+def test_illegal_action_loss_ends_the_game_for_the_agent_that_played_it(game, infos):
+    sides = GAME_SIDES[game]
+    e = env(game=game, illegal_action="loss", infos=infos)
+    e.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(5):  # a few legal decisions first
+        e.step(int(rng.choice(np.flatnonzero(e.last()[0]["action_mask"]))))
+    culprit = e.agent_selection
+    other = sides[1 - sides.index(culprit)]
+    record = e.unwrapped.game_state.to_json()
+    illegal = int(np.flatnonzero(e.observe(culprit)["action_mask"] == 0)[0])
+    e.step(illegal)
+    assert e.unwrapped.game_state.to_json() == record  # the state is left as it was
+    assert e.terminations == {culprit: True, other: True} and not any(e.truncations.values())
+    assert e.rewards == {culprit: -1.0, other: 1.0}
+    for a in sides:
+        assert not e.observe(a)["action_mask"].any()
+    if infos == "minimal":
+        assert e.infos[culprit] == {"acting": 0, "result": -1.0, "illegal": 1}
+        assert e.infos[other] == {"acting": 0, "result": 1.0, "illegal": 1}
+    else:
+        assert e.infos[culprit]["winner"] == other and f"illegal action {illegal}" in e.infos[culprit]["illegal_action"]
+        assert e.infos[other]["returns"][sides.index(culprit)] == -1.0
+    totals = dict.fromkeys(sides, 0.0)
+    for agent in e.agent_iter():
+        _, reward, terminated, truncated, _ = e.last()
+        assert terminated
+        totals[agent] += reward
+        e.step(None)
+    assert totals == {culprit: -1.0, other: 1.0} and e.agents == []
+    with pytest.raises(ValueError, match="illegal_action"):
+        WargameAECEnv(game, illegal_action="ignore")
+    with pytest.raises(ValueError, match="infos"):
+        WargameAECEnv(game, infos="some")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_unknown_keyword_is_also_a_type_error_worded_like_pythons(game):
+    with pytest.raises(TypeError, match="got an unexpected keyword argument 'frameskip'") as err:
+        WargameAECEnv(game, frameskip=4)
+    assert isinstance(err.value, OptionError) and "illegal_action, infos" in str(err.value)
+
+
+def test_human_render_prints_the_text_map(capsys):
+    e = WargameAECEnv(GAME, render_mode="human")
+    e.reset(seed=0)
+    assert e.render() is None
+    printed = capsys.readouterr().out
+    assert printed == str(e.game_state) + "\n" and "0101" in printed
+    assert e.metadata["render_modes"] == ["human", "ansi", "rgb_array"]
+    e.metadata["render_modes"].append("x")  # what CaptureStdoutWrapper does: no other env sees it
+    assert WargameAECEnv(GAME).metadata["render_modes"] == ["human", "ansi", "rgb_array"]

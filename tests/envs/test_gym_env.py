@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -82,11 +84,17 @@ def test_masks_are_the_engines_legal_mask(side, auto_single, game_opponent):
             singles += expected.sum() == 1
             obs, reward, terminated, truncated, info = env.step(random_legal(rng, expected))
             done = terminated or truncated
-        assert terminated and not truncated
-        assert not info["action_mask"].any() and info["decision"] == "terminal"
+        assert terminated and not truncated and env.game_state.is_terminal
+        assert not env.game_state.legal_mask().any() and info["decision"] == "terminal"
+        # the end's mask is the next unseeded episode's first mask: never all False (NEXT_STEP)
+        end_mask = info["action_mask"]
+        assert end_mask.any() and np.array_equal(env.action_masks(), end_mask)
         assert info["winner"] in (*GAME_SIDES[game], None) and set(info["score"]) >= SCORE_KEYS[game]
         if game == GAME:
             assert info["winner"] is not None  # Strike Force One has no draws
+        _, next_info = env.reset()
+        assert np.array_equal(next_info["action_mask"], end_mask)
+        assert np.array_equal(next_info["action_mask"], env.game_state.legal_mask())
     if auto_single:
         assert singles == 0  # the env applied every single-choice learner decision
 
@@ -365,7 +373,7 @@ def test_options_and_arguments_are_checked():
     with pytest.raises(ValueError, match="reward"):
         WargameEnv(GAME, reward="dense")
     with pytest.raises(ValueError, match="render_mode"):
-        WargameEnv(GAME, render_mode="human")
+        WargameEnv(GAME, render_mode="video")
     with pytest.raises(ValueError, match="illegal_action"):
         WargameEnv(GAME, illegal_action="ignore")
     with pytest.raises(ValueError, match="plays player 1"):
@@ -438,3 +446,91 @@ def test_gym_make_lost_and_found(side, reward):
         done = terminated or truncated
     assert terminated and info["winner"] in ("taliban", "usmc", None)
     env.close()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_minimal_infos_are_numbers_with_the_same_keys_every_step(game):
+    env = WargameEnv(game, side=1, infos="minimal")
+    full = WargameEnv(game, side=1)
+    rng = np.random.default_rng(8)
+    keys = {"action_mask", "opponent_actions", "auto_actions", "result", "illegal"}
+    for seed in range(3):
+        obs, info = env.reset(seed=seed)
+        full.reset(seed=seed)
+        done = False
+        while not done:
+            assert set(info) == keys and info["result"] == 0.0 and info["illegal"] == 0
+            assert {type(info[k]) for k in keys - {"action_mask"}} <= {np.int64, np.float32}
+            assert info["action_mask"].dtype == bool and np.array_equal(info["action_mask"], env.action_masks())
+            action = random_legal(rng, info["action_mask"])
+            obs, reward, terminated, truncated, info = env.step(action)
+            _, _, _, _, full_info = full.step(action)
+            assert info["opponent_actions"] == full_info["opponent_actions"]
+            done = terminated or truncated
+        assert set(info) == keys and info["result"] == reward == full_info["returns"][1]
+    env.reset(seed=0)
+    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    loss = WargameEnv(game, side=1, infos="minimal", illegal_action="loss")
+    loss.reset(seed=0)
+    *_, info = loss.step(illegal)
+    assert set(info) == keys and (info["result"], info["illegal"]) == (-1.0, 1)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_unknown_keyword_is_also_a_type_error_worded_like_pythons(game):
+    with pytest.raises(TypeError, match="WargameEnv.. got an unexpected keyword argument 'frameskip'") as err:
+        gym.make(env_id(game), frameskip=4)  # gymnasium re-raises it as type(e)(message)
+    assert isinstance(err.value, OptionError)
+    again = pickle.loads(pickle.dumps(err.value))
+    assert type(again) is type(err.value) and str(again) == str(err.value)
+    with pytest.raises(TypeError) as err:
+        WargameEnv(game, frameskip=4)
+    again = pickle.loads(pickle.dumps(err.value))
+    assert str(again) == str(err.value) and again.unknown == ["frameskip"]
+    with pytest.raises(ValueError, match="infos"):
+        WargameEnv(game, infos="numbers")
+
+
+def test_human_render_prints_the_text_map_on_reset_and_step(capsys):
+    env = WargameEnv(GAME, side="soviet", render_mode="human")
+    obs, info = env.reset(seed=0)
+    assert capsys.readouterr().out == str(env.game_state) + "\n"
+    env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert capsys.readouterr().out == str(env.game_state) + "\n"
+    assert env.render() is None and "0101" in capsys.readouterr().out
+
+
+def test_learner_illegal_action_error_pickles_with_its_message():
+    env = WargameEnv(GAME, side=0)
+    env.reset(seed=3)
+    with pytest.raises(LearnerIllegalActionError) as err:
+        env.step(0)
+    again = pickle.loads(pickle.dumps(err.value))
+    assert type(again) is LearnerIllegalActionError and str(again) == str(err.value)
+    assert "78=pass" in str(again)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_end_mask_modes_play_the_same_episodes(game):
+    played = {}
+    for mode in ("next", "empty"):
+        env = WargameEnv(game, side=1, end_mask=mode)
+        rng = np.random.default_rng(0)
+        obs, info = env.reset(seed=5)
+        seeds, end_masks, first_masks = [info["episode_seed"]], [], [info["action_mask"]]
+        while len(seeds) < 4:
+            obs, reward, terminated, truncated, info = env.step(random_legal(rng, info["action_mask"]))
+            if terminated or truncated:
+                end_masks.append(info["action_mask"])
+                assert np.array_equal(env.action_masks(), info["action_mask"])
+                obs, info = env.reset()
+                seeds.append(info["episode_seed"])
+                first_masks.append(info["action_mask"])
+        played[mode] = seeds
+        if mode == "next":
+            assert all(np.array_equal(e, f) and e.any() for e, f in zip(end_masks, first_masks[1:], strict=True))
+        else:
+            assert env._next is None and not any(m.any() for m in end_masks)
+    assert played["next"] == played["empty"] and len(set(played["next"])) == 4
+    with pytest.raises(ValueError, match="end_mask"):
+        WargameEnv(game, end_mask="all")
