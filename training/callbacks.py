@@ -8,6 +8,7 @@ mask: :func:`evaluate_policy` and :class:`MaskedEvalCallback`.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -27,26 +28,39 @@ def sides_of(game, side: str) -> list[int]:
     return [0, 1] if side == BOTH_SIDES else [game.player_index(side)]
 
 
-def evaluate_policy(game, side: str, policy, opponent: str, games: int, seed: int) -> list[dict[str, Any]]:
+EVAL_CHUNK = 25  # games per task when an evaluation runs on a pool or a cluster
+
+
+def evaluate_policy(game, side: str, policy, opponent: str, games: int, seed: int,
+                    executor=None) -> list[dict[str, Any]]:
     """Play ``games`` games per side of the policy (most probable action) against ``opponent``.
 
     Game ``i`` uses dice seed ``seed_i`` from ``SeedSequence(seed)``, the same for
     every call with the same ``seed`` (common random numbers along a learning
     curve). Returns one dict per side played: side, opponent, games, wins, draws,
     losses, win_rate, low/high (Wilson 95 % of the win rate).
+
+    ``executor`` (:mod:`evaluation.executors`) with more than one worker plays the games
+    as tasks of ``EVAL_CHUNK`` games: each task carries the policy as safetensors bytes
+    and its architecture (data, no pickled module), rebuilt once per worker; the games
+    and their seeds are the same as in this process, so are the results.
     """
     was_training = policy.training
     policy.set_training_mode(False)
-    seeds = np.random.SeedSequence(seed).generate_state(games, dtype=np.uint32)
+    seeds = [int(s) for s in np.random.SeedSequence(seed).generate_state(games, dtype=np.uint32)]
+    both = side == BOTH_SIDES
     out = []
     for player in sides_of(game, side):
-        tally = [0, 0, 0]  # wins, draws, losses
-        learner = PolicyAgent(game, player, policy, both_sides=side == BOTH_SIDES)  # deterministic: no state
-        for g in range(games):
-            other = build_agent(opponent, game, 1 - player, int(seeds[g]) + 1)
-            agents = [learner, other] if player == 0 else [other, learner]
-            winner = play_game(game, agents, int(seeds[g]), record=False).winner
-            tally[0 if winner == player else 1 if winner is None else 2] += 1
+        if executor is None or executor.parallelism <= 1:
+            learner = PolicyAgent(game, player, policy, both_sides=both)  # deterministic: no state
+            winners = [_play_eval_game(game, learner, player, opponent, s) for s in seeds]
+        else:
+            blob = _policy_blob(policy, both)
+            tasks = [(game.name, game.options, blob, player, opponent, seeds[i:i + EVAL_CHUNK])
+                     for i in range(0, games, EVAL_CHUNK)]
+            winners = [w for chunk in executor.map(_eval_chunk, tasks) for w in chunk]
+        tally = [sum(w == player for w in winners), sum(w is None for w in winners), 0]
+        tally[2] = games - tally[0] - tally[1]
         low, high = wilson_interval(tally[0], games)
         out.append({
             "side": game.player_names[player], "opponent": opponent, "games": games,
@@ -55,6 +69,49 @@ def evaluate_policy(game, side: str, policy, opponent: str, games: int, seed: in
         })
     policy.set_training_mode(was_training)
     return out
+
+
+def _play_eval_game(game, learner, player: int, opponent: str, seed: int) -> int | None:
+    """The winner of one evaluation game: ``learner`` on ``player`` against ``opponent``."""
+    other = build_agent(opponent, game, 1 - player, seed + 1)
+    agents = [learner, other] if player == 0 else [other, learner]
+    return play_game(game, agents, seed, record=False).winner
+
+
+def _policy_blob(policy, both_sides: bool) -> tuple[bytes, str]:
+    """The policy as data for another process: safetensors bytes (float32) and its architecture (JSON)."""
+    import safetensors.torch
+
+    from agents.policy_io import describe_policy
+
+    tensors = {k: v.detach().cpu().contiguous() for k, v in policy.state_dict().items()}
+    return safetensors.torch.save(tensors), json.dumps(describe_policy(policy, both_sides))
+
+
+_WORKER_POLICIES: dict[str, Any] = {}  # a worker's rebuilt policies, by the hash of their bytes
+
+
+def _eval_chunk(task: tuple) -> list[int | None]:
+    """Worker side of :func:`evaluate_policy`: the winners of a chunk of evaluation games."""
+    import hashlib
+
+    import safetensors.torch
+
+    from agents.policy_io import build_policy, check_architecture, load_tensors
+    from fof_env.core.registry import make_game
+
+    game_name, options, (weights, arch), player, opponent, seeds = task
+    key = hashlib.sha256(weights).hexdigest()
+    policy = _WORKER_POLICIES.get(key)
+    if policy is None:
+        architecture = check_architecture(json.loads(arch), "an evaluation task")
+        policy = build_policy(architecture)
+        load_tensors(policy, safetensors.torch.load(weights), "an evaluation task")
+        _WORKER_POLICIES.clear()  # one policy at a time: each evaluation point has new weights
+        _WORKER_POLICIES[key] = policy
+    game = make_game(game_name, **options)
+    learner = PolicyAgent(game, player, policy, both_sides=json.loads(arch)["both_sides"])
+    return [_play_eval_game(game, learner, player, opponent, s) for s in seeds]
 
 
 class MaskedEvalCallback(BaseCallback):
@@ -67,8 +124,9 @@ class MaskedEvalCallback(BaseCallback):
 
     def __init__(self, game, side: str, opponent: str, games: int, every: int, seed: int,
                  curve: list[dict[str, Any]], clock: Callable[[], float],
-                 on_point: Callable[[list[dict[str, Any]]], None] | None = None):
+                 on_point: Callable[[list[dict[str, Any]]], None] | None = None, executor=None):
         super().__init__()
+        self.executor = executor
         self.game, self.side, self.opponent = game, side, opponent
         self.games, self.every, self.seed = games, every, seed
         self.curve, self.clock, self.on_point = curve, clock, on_point
@@ -85,7 +143,8 @@ class MaskedEvalCallback(BaseCallback):
         """Evaluate ``model`` (default: the model being trained) now; add the points to the curve."""
         own = getattr(self, "model", None)
         model = model or own
-        points = evaluate_policy(self.game, self.side, model.policy, self.opponent, self.games, self.seed)
+        points = evaluate_policy(self.game, self.side, model.policy, self.opponent, self.games, self.seed,
+                                 self.executor)
         for point in points:
             point.update(timesteps=int(model.num_timesteps), wall_seconds=round(self.clock(), 1))
             if model is own:

@@ -80,11 +80,18 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--final-eval-games", type=int, default=d.final_eval_games)
     p.add_argument("--checkpoint-every", type=int, default=d.checkpoint_every)
     p.add_argument("--torch-threads", type=int, default=d.torch_threads)
+    p.add_argument("--workers", type=int, default=d.workers,
+                   help="processes (or Ray CPUs) that play the imitation games and masked evaluations "
+                   f"(default {d.workers}: this process; the results do not depend on it)")
+    p.add_argument("--backend", choices=("local", "ray"), default=d.backend,
+                   help="where --workers run: local processes, or Ray (see fof evaluate --backend)")
+    p.add_argument("--address", metavar="HOST:PORT", help="with --backend ray: a running Ray cluster")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
     p.set_defaults(run=run_train, parser=p)
 
 
 def run_train(args: argparse.Namespace, out: TextIO) -> int:
+    from evaluation.executors import ExecutorUnavailable
     from fof_env.core.options import parse_assignments
     from training.train import command_line, train
 
@@ -118,11 +125,12 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
             imitation_epochs=args.imitation_epochs, eval_opponent=args.eval_opponent,
             eval_every=args.eval_every, eval_games=args.eval_games, final_eval_games=args.final_eval_games,
             checkpoint_every=args.checkpoint_every, torch_threads=args.torch_threads,
+            workers=args.workers, backend=args.backend, address=args.address,
         )
     try:
         train(config, command_line(args.argv), resume=bool(args.resume), best=args.best,
               progress=not args.no_progress, log=log)
-    except (ValueError, FileExistsError, FileNotFoundError, WriteError) as exc:
+    except (ValueError, FileExistsError, FileNotFoundError, WriteError, ExecutorUnavailable) as exc:
         return refuse(" ".join(str(exc).split()))
     except OSError as exc:  # any other failed file operation: one line, no traceback
         return refuse(f"{exc.filename}: {exc.strerror}" if exc.filename and exc.strerror else str(exc))

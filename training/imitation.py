@@ -46,12 +46,15 @@ def _teacher_for(env, teacher: str, seed: int):
     return inner, build_agent(teacher, inner.game, inner.player, seed)
 
 
-def collect(env, teacher: str, episodes: int, seed: int, gamma: float, progress: bool = False) -> Demonstrations:
-    """Play ``episodes`` episodes of ``env`` with ``teacher`` choosing the learner's actions."""
+def collect(env, teacher: str, episodes: int, seed: int, gamma: float, progress: bool = False,
+            first: int = 0) -> Demonstrations:
+    """Play episodes ``first .. first + episodes - 1`` of ``env`` with ``teacher`` choosing the
+    learner's actions; episode ``e`` is ``env.reset(seed=seed + e)`` with the teacher seeded
+    ``seed + e``, so it depends on its number only (chunks of episodes can be played anywhere)."""
     obs_rows, mask_rows, actions, returns = [], [], [], []
     wins = 0.0
     bar = _bar(episodes, "imitation games", progress)
-    for episode in range(episodes):
+    for episode in range(first, first + episodes):
         obs, _ = env.reset(seed=seed + episode)
         inner, agent = _teacher_for(env, teacher, seed + episode)
         rewards = []
@@ -82,6 +85,46 @@ def collect(env, teacher: str, episodes: int, seed: int, gamma: float, progress:
         episodes=episodes,
         teacher_win_rate=wins / max(1, episodes),
     )
+
+
+def merge(parts: list[Demonstrations]) -> Demonstrations:
+    """The demonstrations of consecutive chunks of episodes, as one (rows in chunk order)."""
+    episodes = sum(p.episodes for p in parts)
+    return Demonstrations(
+        observations=np.concatenate([p.observations for p in parts]),
+        masks=np.concatenate([p.masks for p in parts]),
+        actions=np.concatenate([p.actions for p in parts]),
+        returns=np.concatenate([p.returns for p in parts]),
+        episodes=episodes,
+        teacher_win_rate=sum(p.teacher_win_rate * p.episodes for p in parts) / max(1, episodes),
+    )
+
+
+CHUNK = 50  # imitation episodes per task on a pool or a cluster
+
+
+def collect_task(task: tuple) -> Demonstrations:
+    """One chunk of :func:`collect` in a worker: ``(env_args, teacher, seed, gamma, first, count)``,
+    ``env_args`` being :func:`training.envs.build_env`'s arguments."""
+    from training.envs import build_env
+
+    env_args, teacher, seed, gamma, first, count = task
+    return collect(build_env(*env_args), teacher, count, seed, gamma, first=first)
+
+
+def collect_on(executor, env_args: tuple, teacher: str, episodes: int, seed: int, gamma: float,
+               progress: bool = False) -> Demonstrations:
+    """:func:`collect` of ``episodes`` episodes as chunks of ``CHUNK`` on ``executor``
+    (:mod:`evaluation.executors`): the same episodes, so the same data, as in one process."""
+    tasks = [(env_args, teacher, seed, gamma, first, min(CHUNK, episodes - first))
+             for first in range(0, episodes, CHUNK)]
+    bar = _bar(episodes, "imitation games", progress)
+    parts = []
+    for part in executor.map(collect_task, tasks):
+        parts.append(part)
+        bar.update(part.episodes)
+    bar.close()
+    return merge(parts)
 
 
 def behaviour_clone(policy, data: Demonstrations, epochs: int, batch_size: int = 256, seed: int = 0,

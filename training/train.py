@@ -50,6 +50,7 @@ from typing import Any
 
 from agents.policy_io import CARD_FORMAT, Checkpoint, ModelFileError, WriteError, write_atomic
 from agents.ppo import BOTH_SIDES
+from evaluation.executors import BACKENDS, make_executor
 from training.opponents import SELF, checkpoint_steps, checkpoints, parse_pool
 
 CONFIG = "config.json"
@@ -59,7 +60,7 @@ MODEL = "model.safetensors"
 CARD = "model.json"
 _AT_LEAST_ONE = ("steps", "envs", "n_steps", "batch_size", "n_epochs", "eval_every", "eval_games",
                  "final_eval_games", "checkpoint_every", "keep_checkpoints", "torch_threads",
-                 "imitation_games", "imitation_epochs")
+                 "imitation_games", "imitation_epochs", "workers")
 
 
 @dataclass
@@ -96,6 +97,9 @@ class TrainConfig:
     checkpoint_every: int = 50_000
     keep_checkpoints: int = 5
     torch_threads: int = 1
+    workers: int = 1  # processes (or Ray CPUs) for imitation games and masked evaluations
+    backend: str = "local"  # "local" or "ray" (evaluation.executors)
+    address: str | None = None  # a Ray cluster (backend "ray")
 
     def validate(self) -> None:
         """Check the whole config before anything is created; raises ``ValueError`` (one line).
@@ -119,6 +123,10 @@ class TrainConfig:
             raise ValueError(f"--net-arch must be one or more layer sizes >= 1, got {self.net_arch!r}")
         if self.lr_schedule not in LR_SCHEDULES:
             raise ValueError(f"lr_schedule must be one of {LR_SCHEDULES}, got {self.lr_schedule!r}")
+        if self.backend not in BACKENDS:
+            raise ValueError(f"--backend must be one of {', '.join(BACKENDS)}, got {self.backend!r}")
+        if self.address is not None and self.backend != "ray":
+            raise ValueError("--address needs --backend ray")
         game = make_game(self.game, **self.options)
         learners = [0, 1] if self.side == BOTH_SIDES else [game.player_index(self.side)]
         pool = parse_pool(self.opponents, self.opponent_weights)
@@ -230,13 +238,18 @@ def _new_model(config: TrainConfig, venv, run: Path):
     )
 
 
-def _imitate(config: TrainConfig, model, progress: bool) -> dict[str, Any]:
+def _imitate(config: TrainConfig, model, progress: bool, executor) -> dict[str, Any]:
     from training.envs import build_env
-    from training.imitation import behaviour_clone, collect
+    from training.imitation import behaviour_clone, collect, collect_on
 
     pool = parse_pool([s for s in config.opponents if s != SELF] or ["random"], None)
-    env = build_env(config.game, config.side, config.options, pool, config.reward, None)
-    data = collect(env, config.imitate, config.imitation_games, config.seed, config.gamma, progress)
+    env_args = (config.game, config.side, config.options, pool, config.reward, None)
+    if executor.parallelism > 1:
+        data = collect_on(executor, env_args, config.imitate, config.imitation_games, config.seed,
+                          config.gamma, progress)
+    else:
+        data = collect(build_env(*env_args), config.imitate, config.imitation_games, config.seed,
+                       config.gamma, progress)
     stats = behaviour_clone(model.policy, data, config.imitation_epochs, config.batch_size, config.seed,
                             progress=progress)
     stats["teacher"] = config.imitate
@@ -406,7 +419,12 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
         state.update(timesteps=int(model.num_timesteps), wall_seconds=round(clock(), 1))
         _write_json(run / PROGRESS, state)
 
-    venv = _make_vec_env(config, run, config.seed + state["timesteps"])
+    executor = make_executor(config.backend, config.workers, config.address)
+    try:
+        venv = _make_vec_env(config, run, config.seed + state["timesteps"])
+    except BaseException:
+        executor.close()
+        raise
     try:
         model = _new_model(config, venv, run)
         if checkpoint is not None:
@@ -418,11 +436,11 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
             log(f"resuming {run} from {latest[0].name} ({model.num_timesteps} steps)")
         elif config.imitate and state["imitation"] is None:
             log(f"imitation warm start: {config.imitation_games} games of {config.imitate}")
-            state["imitation"] = _imitate(config, model, progress)
+            state["imitation"] = _imitate(config, model, progress, executor)
             log(f"  agreement with {config.imitate} on held-out decisions: {state['imitation']['accuracy']}")
         evaluator = MaskedEvalCallback(game, config.side, config.eval_opponent, config.eval_games,
                                        config.eval_every, config.seed + 1, state["curve"], clock,
-                                       on_point=lambda _curve: save_progress(model))
+                                       on_point=lambda _curve: save_progress(model), executor=executor)
         if not state["curve"]:
             for point in evaluator.evaluate(model):
                 log(f"  step 0: {point['side']} vs {point['opponent']} win rate {point['win_rate']:.3f}")
@@ -443,7 +461,7 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
         save_progress(model)
         round_to_half(model.policy)  # the final evaluation plays the weights model.safetensors ships
         final = evaluate_policy(game, config.side, model.policy, config.eval_opponent,
-                                config.final_eval_games, config.seed + 2)
+                                config.final_eval_games, config.seed + 2, executor)
         weights = export_model(model, run / MODEL)
         card = write_card(run / CARD, config, game, state, final, commands,
                           describe_policy(model.policy, both), weights)
@@ -453,7 +471,11 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
                 f"{point['draws']} drawn, {point['losses']} lost")
         log(f"{card['timesteps']} steps in {card['wall_seconds']:.0f} s "
             f"({card['steps_per_second']} steps/s); model {run / MODEL}")
+    except BaseException:
+        executor.abort()
+        raise
     finally:
+        executor.close()
         venv.close()
     return run / MODEL
 

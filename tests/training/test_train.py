@@ -29,7 +29,7 @@ def test_tiny_run_writes_a_model_that_plays_legally(tmp_path, capsys):
     run = tmp_path / "sfo"
     argv = ["train", "--game", "strike_force_one", "--side", "soviet", "--steps", "1024", "--envs", "2",
             "--opponent", "heuristic", "random", "--imitate", "heuristic", "--imitation-games", "10",
-            "--imitation-epochs", "1", "--out", str(run), *TINY]
+            "--imitation-epochs", "1", "--workers", "2", "--out", str(run), *TINY]
     assert cli.main(argv) == 0
     assert "final: soviet vs heuristic" in capsys.readouterr().out
     card = json.loads((run / "model.json").read_text())
@@ -41,6 +41,7 @@ def test_tiny_run_writes_a_model_that_plays_legally(tmp_path, capsys):
     assert final["games"] == 6 and final["wins"] + final["draws"] + final["losses"] == 6
     assert [p["timesteps"] for p in card["curve"]][:1] == [0]  # the curve starts before PPO
     assert card["imitation"]["decisions"] > 0
+    assert (card["config"]["workers"], card["config"]["backend"]) == (2, "local")
     assert (run / "tb").is_dir() and list((run / "checkpoints").glob("ckpt_*.safetensors"))
     assert not list(run.rglob("*.zip")) and not list(run.rglob("*.pth"))  # nothing pickled
     model_bytes = (run / "model.safetensors").read_bytes()
@@ -213,3 +214,30 @@ def test_a_checkpoint_restores_policy_optimizer_and_counters(tmp_path):
 
     with pytest.raises(ValueError, match="architecture"):  # a checkpoint of another network
         restore(fresh(2), read_checkpoint(path), path, both_sides=True)
+
+
+def test_imitation_games_and_evaluations_give_the_same_results_on_a_process_pool():
+    """Issue 9: the executor that plays tournaments also plays training's imitation games and masked
+    evaluations; the same seeded games, so the same data and win counts as in one process."""
+    from agents.policy_io import build_policy
+    from evaluation.executors import make_executor
+    from training.envs import build_env
+    from training.imitation import collect, collect_on
+
+    game = make_game("strike_force_one")
+    env_args = ("strike_force_one", "soviet", {}, [("random", 1.0)], "win", None)
+    arch = {"policy": "MaskableActorCriticPolicy", "net_arch": {"pi": [16], "vf": [16]}, "activation": "Tanh",
+            "features_extractor": "FlattenExtractor", "share_features_extractor": True,
+            "observation_shape": list(game.observation_shape), "num_actions": game.num_actions,
+            "both_sides": False}  # fmt: skip
+    torch.manual_seed(0)
+    policy = build_policy(arch)
+    here = collect(build_env(*env_args), "heuristic", 60, 5, 0.99)
+    inline = callbacks.evaluate_policy(game, "soviet", policy, "random", 30, 9)
+    with make_executor("local", workers=2) as pool:
+        there = collect_on(pool, env_args, "heuristic", 60, 5, 0.99)
+        pooled = callbacks.evaluate_policy(game, "soviet", policy, "random", 30, 9, pool)
+    assert here.episodes == there.episodes == 60 and len(here) == len(there) > 60
+    assert (here.actions == there.actions).all() and (here.observations == there.observations).all()
+    assert (here.returns == there.returns).all() and here.teacher_win_rate == there.teacher_win_rate
+    assert pooled == inline and inline[0]["games"] == 30
