@@ -11,6 +11,7 @@ from pettingzoo.test import api_test, seed_test
 from fof_env.core.errors import IllegalActionError, OptionError
 from fof_env.envs.aec_env import WargameAECEnv, env, raw_env
 from tests.envs.conftest import GAME, GAME_SIDES, GAMES, LAF, LAF_SIDES, OTHER_RULES, SIDES
+from tests.envs.potentials import lost_and_found_phi
 
 
 @pytest.fixture(autouse=True)
@@ -82,13 +83,11 @@ def test_agent_selection_follows_the_engine(game, auto_single):
 
 @pytest.mark.parametrize("reward", ["win", "shaped"])
 def test_lost_and_found_rewards_sum_to_the_returns(reward):
-    from fof_env.envs.shaping import lost_and_found_potential
-
     e = WargameAECEnv(LAF, reward=reward)
     rng = np.random.default_rng(2)
     for seed in range(10):
         e.reset(seed=seed)
-        start = [lost_and_found_potential(e.game_state, p) for p in (0, 1)]
+        start = [lost_and_found_phi(e.game_state, p) for p in (0, 1)]
         totals = dict.fromkeys(LAF_SIDES, 0.0)
         for agent in e.agent_iter():
             obs, r, terminated, truncated, info = e.last()
@@ -101,7 +100,7 @@ def test_lost_and_found_rewards_sum_to_the_returns(reward):
         for p, side in enumerate(LAF_SIDES):
             expected = state.returns()[p]
             if reward == "shaped":
-                expected += lost_and_found_potential(state, p) - start[p]
+                expected += lost_and_found_phi(state, p) - start[p]
             # last() reports the cumulative reward since the agent last acted: the sum is the episode's
             assert totals[side] == pytest.approx(expected)
 

@@ -13,9 +13,8 @@ import fof_env
 from fof_env.core.errors import IllegalActionError, OptionError
 from fof_env.envs.gym_env import IllegalActionLoss, LearnerIllegalActionError, WargameEnv
 from fof_env.envs.registration import env_id
-from fof_env.envs.shaping import lost_and_found_potential, strike_force_one_potential
-from fof_env.envs.support import potential_fn
 from tests.envs.conftest import GAME, GAME_SIDES, GAMES, LAF, LAF_SIDES, OTHER_RULES, random_legal
+from tests.envs.potentials import lost_and_found_phi, strike_force_one_phi
 
 SCORE_KEYS = {GAME: {"soviet_towns"}, LAF: {"taliban_vp", "usmc_vp", "taliban_auto_victory"}}
 
@@ -220,7 +219,7 @@ def test_terminal_reward_reaches_learner_when_opponent_ends_game(reward_mode):
     for seed in range(5):
         obs, info = env.reset(seed=seed, options={"position": _terminal_position()})
         assert info["decision"] == "select_unit"
-        start_phi = strike_force_one_potential(env.game_state, 0)
+        start_phi = 0.1 * 2 + 0.02 * (2 - 2)  # two towns, two units a side
         after_pass = env.game_state.clone()
         after_pass.apply(78)
         assert not after_pass.is_terminal and after_pass.current_player == 1  # the U.S. must still act
@@ -229,7 +228,7 @@ def test_terminal_reward_reaches_learner_when_opponent_ends_game(reward_mode):
         assert info["opponent_actions"] > 0
         expected = info["returns"][0]
         if reward_mode == "shaped":
-            expected += strike_force_one_potential(env.game_state, 0) - start_phi
+            expected += strike_force_one_phi(env.game_state, 0) - start_phi
         assert reward == pytest.approx(expected)
         assert abs(info["returns"][0]) == 1.0
 
@@ -257,7 +256,7 @@ def test_lost_and_found_terminal_reward_reaches_learner_when_opponent_ends_game(
         obs, info = env.reset(seed=seed, options={"position": _laf_last_turn(side)})
         assert info["decision"] == "select_unit"
         state = env.game_state
-        start_phi = lost_and_found_potential(state, player)
+        start_phi = lost_and_found_phi(state, player)
         after_pass = state.clone()
         after_pass.apply("pass")
         assert not after_pass.is_terminal and after_pass.current_player == 1 - player  # opponent's portion
@@ -268,7 +267,7 @@ def test_lost_and_found_terminal_reward_reaches_learner_when_opponent_ends_game(
         expected = info["returns"][player]
         assert expected == (1.0 if side == "taliban" else -1.0)
         if reward_mode == "shaped":
-            expected += lost_and_found_potential(env.game_state, player) - start_phi
+            expected += lost_and_found_phi(env.game_state, player) - start_phi
         assert reward == pytest.approx(expected)
 
 
@@ -277,7 +276,7 @@ def test_episode_reward_is_the_result(side, game_opponent):
     game, opponent = game_opponent
     env = WargameEnv(game, side=side, opponent=opponent)
     shaped = WargameEnv(game, side=side, opponent=opponent, reward="shaped")
-    potential = potential_fn(env.game)
+    potential = strike_force_one_phi if game == GAME else lost_and_found_phi
     rng = np.random.default_rng(7)
     ended_by_opponent = 0
     for seed in range(12 if game == GAME else 20):
