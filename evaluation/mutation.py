@@ -59,7 +59,7 @@ PACKAGES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     ),
     "envs": (
         ("fof_env/envs/gym_env.py", "fof_env/envs/aec_env.py", "fof_env/envs/_common.py",
-         "fof_env/envs/shaping.py"),
+         "fof_env/envs/shaping.py", "fof_env/envs/infos.py"),
         ("tests/envs",),
     ),
 }  # fmt: skip

@@ -230,3 +230,8 @@ def test_human_render_prints_the_text_map(capsys):
     assert e.metadata["render_modes"] == ["human", "ansi", "rgb_array"]
     e.metadata["render_modes"].append("x")  # what CaptureStdoutWrapper does: no other env sees it
     assert WargameAECEnv(GAME).metadata["render_modes"] == ["human", "ansi", "rgb_array"]
+
+
+def test_an_unknown_render_mode_is_refused():
+    with pytest.raises(ValueError, match="render_mode must be None or one of"):
+        WargameAECEnv(GAME, render_mode="video")

@@ -168,6 +168,7 @@ def test_illegal_action_loss_mode_and_wrapper(game):
         obs, reward, terminated, truncated, info = env.step(illegal)
         assert (reward, terminated, truncated) == (-1.0, True, False)
         assert info["winner"] == g.player_names[1] and f"illegal action {illegal}" in info["illegal_action"]
+        assert (info["opponent_actions"], info["auto_actions"]) == (0, 0)  # nothing was played
         with pytest.raises(gym.error.ResetNeeded):
             env.step(legal)
 
@@ -533,3 +534,18 @@ def test_end_mask_modes_play_the_same_episodes(game):
     assert played["next"] == played["empty"] and len(set(played["next"])) == 4
     with pytest.raises(ValueError, match="end_mask"):
         WargameEnv(game, end_mask="all")
+
+
+def test_numpy_bools_are_accepted_as_flags():
+    env = WargameEnv(GAME, side="soviet", auto_single=np.bool_(False))
+    assert env.auto_single is False
+
+
+def test_reset_never_hands_the_learner_a_truncated_episode():
+    """An episode that hits ``max_decisions`` before the learner's first decision is no episode: reset
+    skips such games, and says so when none is left (here every game is cut after two decisions, four
+    Taliban deployments before any USMC decision)."""
+    env = WargameEnv(LAF, side="usmc")
+    env.game.max_decisions = 2
+    with pytest.raises(RuntimeError, match="games in a row gave the learner"):
+        env.reset(seed=0)
