@@ -103,12 +103,9 @@ from typing import NamedTuple
 import numpy as np
 
 from fof_env.force_on_force import combat
-from fof_env.force_on_force import state as st
+from fof_env.force_on_force import constants as st
 
-TALIBAN, USMC = st.TALIBAN, st.USMC
-_UNIT0, _PASS = st.UNIT0, st.PASS
-_MOVE, _FIRE, _HOLD, _SPOT, _HANDOFF = st.MOVE, st.FIRE, st.HOLD, st.SPOT, st.HANDOFF
-_INT_FIRE, _EXIT, _YES = st.INT_FIRE, st.EXIT, st.YES
+TALIBAN, USMC = 0, 1  # the scenario's players (its side ids: "taliban", "usmc")
 _TACTICAL, _RAPID = st.TACTICAL_IN, st.RAPID_IN
 _CONTACT = st.CONTACT_IN
 _EPS = 1e-9
@@ -233,10 +230,10 @@ def _hits(
 # ---------------------------------------------------------------- knowledge
 def _possible_points(state, u: int) -> list[int]:
     """Where hidden Taliban unit ``u`` may stand: the woods points of its deployment zone."""
-    zone = state.sc.taliban_deploy_points.get(u + 1)
+    zone = state.sc.deploy_points[u]
     woods = state.sc.table.in_woods
     if not zone:
-        return [p for p in range(st.NUM_POINTS) if woods[p]]
+        return [p for p in range(state.NUM_POINTS) if woods[p]]
     return [p for p in zone if woods[p]]
 
 
@@ -244,7 +241,7 @@ def _enemy_shooters(state, player: int, fresh: bool = True) -> list[_Shooter]:
     """Every enemy firing position ``player`` knows of: visible units, and each possible point of a
     hidden unit weighted by one over the number of such points."""
     out = []
-    for u in st.SIDE_UNITS[1 - player]:
+    for u in state.SIDE_UNITS[1 - player]:
         if state.visible_to(u, player):
             if state.active(u):
                 w = 0.5 if state.pinned[u] else 1.0
@@ -293,9 +290,9 @@ def _slowed(state, u: int) -> bool:
 
 def _exit_vp(state, exit_turn: int, w: Weights) -> float:
     """USMC VP for escorting the pilot off in ``exit_turn`` (a loss if too late)."""
-    if exit_turn < state.sc.early_escort_before_turn:
+    if exit_turn < state.sc.pilot.early_escort_before_turn:
         return 10.0
-    if exit_turn <= state.sc.pilot_deadline_turn:
+    if exit_turn <= state.sc.pilot.deadline_turn:
         return 7.0
     return w.late_vp
 
@@ -313,7 +310,7 @@ def _escort_value(state, turn: int, d: float, slowed: bool, w: Weights) -> float
 
 
 def _escort_rec(state, turn: int, d: float, slowed: bool, w: Weights) -> float:
-    if turn > state.sc.pilot_deadline_turn:
+    if turn > state.sc.pilot.deadline_turn:
         return w.late_vp
     if d <= _TACTICAL + _EPS:
         return _exit_vp(state, turn, w)
@@ -369,7 +366,7 @@ class LostAndFoundHeuristic:
         self._plan: tuple | None = None  # (history length, unit, kind, dest, target)
 
     def __repr__(self) -> str:
-        return f"heuristic({st.SIDES[self.player]})"
+        return f"heuristic({self.game.player_names[self.player]})"
 
     # ------------------------------------------------------------------ entry
     def act(self, state) -> int:
@@ -379,7 +376,7 @@ class LostAndFoundHeuristic:
         handler = _HANDLERS.get(state.kind)
         choice = handler(self, state, legal) if handler is not None else legal[0]
         if choice not in legal:  # defensive: never return an illegal action
-            choice = _PASS if _PASS in legal else legal[0]
+            choice = state.PASS if state.PASS in legal else legal[0]
         return choice
 
     # ------------------------------------------------------------ importance
@@ -391,7 +388,7 @@ class LostAndFoundHeuristic:
             return -1
         table = state.sc.table
         best, best_key = -1, None
-        for u in st.SIDE_UNITS[USMC]:
+        for u in state.SIDE_UNITS[USMC]:
             if not state.active(u):
                 continue
             key = (table.dist[state.pos[u]][state.pilot_pos], -state.effective(u), u)
@@ -447,8 +444,8 @@ class LostAndFoundHeuristic:
         """A Taliban deployment point: woods (to hide), cover, and the view of the Marines' ways."""
         table = state.sc.table
         los = table.los[p]
-        west = state.sc.usmc_entry_points
-        pilot = state.sc.pilot_start
+        west = state.sc.deploy_points[state.SIDE_UNITS[USMC][0]]
+        pilot = state.sc.pilot.start
         near_pilot = [q for q in table.within(pilot, 8.0) if not table.terrain_cover[q]]
         view = sum(los[q] for q in west) + 0.5 * sum(los[q] for q in near_pilot)
         return view + 20.0 * table.in_woods[p] + 5.0 * table.terrain_cover[p]
@@ -456,8 +453,8 @@ class LostAndFoundHeuristic:
     def _usmc_entry(self, state, u: int, legal: list[int]) -> int:
         table = state.sc.table
         shooters = _enemy_shooters(state, USMC)
-        pilot = state.pilot_pos if state.pilot_pos >= 0 else state.sc.pilot_start
-        placed = [state.pos[t] for t in st.SIDE_UNITS[USMC] if state.pos[t] >= 0]
+        pilot = state.pilot_pos if state.pilot_pos >= 0 else state.sc.pilot.start
+        placed = [state.pos[t] for t in state.SIDE_UNITS[USMC] if state.pos[t] >= 0]
 
         def value(p: int) -> float:
             thr = _threat(state, u, p, shooters, 0, self.w.enemy_fire_p)
@@ -467,24 +464,24 @@ class LostAndFoundHeuristic:
         return max(legal, key=lambda p: (value(p), -p))
 
     def _declare_hidden(self, state, legal: list[int]) -> int:
-        units = [a for a in legal if a != _PASS]
-        return units[0] if units else _PASS
+        units = [a for a in legal if a != state.PASS]
+        return units[0] if units else state.PASS
 
     def _attach(self, state, legal: list[int]) -> int:
-        return _UNIT0 + st.SIDE_UNITS[USMC][0] if _UNIT0 + st.SIDE_UNITS[USMC][0] in legal else legal[0]
+        return state.UNIT0 + state.SIDE_UNITS[USMC][0] if state.UNIT0 + state.SIDE_UNITS[USMC][0] in legal else legal[0]
 
     # ============================================================ air strike
     def _airstrike(self, state, legal: list[int]) -> int:
         p_strike = _strike_win_chance(state)
         cont = self._continuation(state)
-        return _YES if p_strike > cont + 1e-9 else _PASS
+        return state.YES if p_strike > cont + 1e-9 else state.PASS
 
     def _continuation(self, state) -> float:
         """A rough chance of winning by playing on (the USMC), used against the air strike's."""
         if state.pilot_pos < 0:
             return 0.9
         table = state.sc.table
-        turns_left = state.sc.pilot_deadline_turn - state.turn + 1  # this turn included
+        turns_left = state.sc.pilot.deadline_turn - state.turn + 1  # this turn included
         carrier = state.pilot_unit
         if carrier >= 0:
             need = _turns(table.distance_to_edge(state.pos[carrier], "west"))
@@ -492,7 +489,7 @@ class LostAndFoundHeuristic:
             if need > turns_left:
                 return 0.0
             return 0.75 if need + 1 <= turns_left else 0.45
-        teams = [u for u in st.SIDE_UNITS[USMC] if state.active(u)]
+        teams = [u for u in state.SIDE_UNITS[USMC] if state.active(u)]
         if not teams:
             return 0.0
         reach = min(table.dist[state.pos[u]][state.pilot_pos] for u in teams)
@@ -503,17 +500,17 @@ class LostAndFoundHeuristic:
 
     # ============================================================ Overwatch
     def _overwatch(self, state, legal: list[int]) -> int:
-        cands = [a - _UNIT0 for a in legal if a != _PASS]
+        cands = [a - state.UNIT0 for a in legal if a != state.PASS]
         for u in cands:
             if self._wants_overwatch(state, u):
-                return _UNIT0 + u
-        return _PASS
+                return state.UNIT0 + u
+        return state.PASS
 
     def _wants_overwatch(self, state, u: int) -> bool:
         if state.first_fire:
             return False  # turn 1: every team stays free to open the ambush
         enemies = [
-            t for t in st.SIDE_UNITS[1 - self.player] if state.active(t) and state.visible_to(t, self.player)
+            t for t in state.SIDE_UNITS[1 - self.player] if state.active(t) and state.visible_to(t, self.player)
         ]
         if not enemies:
             return False
@@ -546,15 +543,15 @@ class LostAndFoundHeuristic:
 
     # ============================================================ activation
     def _select(self, state, legal: list[int]) -> int:
-        units = [a - _UNIT0 for a in legal if a != _PASS]
+        units = [a - state.UNIT0 for a in legal if a != state.PASS]
         if not units:
-            return _PASS
+            return state.PASS
         if state.first_fire:
             imp = self._importance(state)
             best = max(units, key=lambda u: (_best_shot(state, u, state.fire_targets(u), imp)[0], -u))
-            return _UNIT0 + best
+            return state.UNIT0 + best
         order = sorted(units, key=lambda u: (-self._priority(state, u), u))
-        return _UNIT0 + order[0]
+        return state.UNIT0 + order[0]
 
     def _priority(self, state, u: int) -> float:
         targets = state.fire_targets(u) if state.fire_capacity(u) > 0 else []
@@ -572,21 +569,21 @@ class LostAndFoundHeuristic:
 
     def _action(self, state, legal: list[int]) -> int:
         u = state.actor
-        if _SPOT in legal and self._should_spot(state, u):
-            return _SPOT
-        if _HANDOFF in legal and self._handoff_choice(state, u) >= 0:
-            return _HANDOFF
-        if legal == [_FIRE]:
-            return _FIRE
+        if state.SPOT in legal and self._should_spot(state, u):
+            return state.SPOT
+        if state.HANDOFF in legal and self._handoff_choice(state, u) >= 0:
+            return state.HANDOFF
+        if legal == [state.FIRE]:
+            return state.FIRE
         kind, dest, target = self._plan_unit(state, u, legal)
         self._plan = (len(state.history), u, kind, dest, target)
-        return kind if kind in legal else (_HOLD if _HOLD in legal else legal[0])
+        return kind if kind in legal else (state.HOLD if state.HOLD in legal else legal[0])
 
     def _should_spot(self, state, u: int) -> bool:
         table = state.sc.table
         here = state.pos[u]
         reach = state.tq[u]
-        for t in st.SIDE_UNITS[TALIBAN]:
+        for t in state.SIDE_UNITS[TALIBAN]:
             if not state.visible_to(t, USMC):
                 for p in _possible_points(state, t):
                     if table.dist[here][p] <= reach + _EPS and table.los[here][p]:
@@ -601,7 +598,7 @@ class LostAndFoundHeuristic:
             return -1
         table = state.sc.table
         best, best_key = -1, None
-        for t in st.SIDE_UNITS[USMC]:
+        for t in state.SIDE_UNITS[USMC]:
             if t == u or not _usable(state, t) or state.activated[t] or state.reacted[t]:
                 continue
             if table.dist[state.pos[u]][state.pos[t]] > _CONTACT + _EPS:
@@ -617,7 +614,7 @@ class LostAndFoundHeuristic:
 
     def _handoff(self, state, legal: list[int]) -> int:
         t = self._handoff_choice(state, state.actor)
-        return _UNIT0 + t if _UNIT0 + t in legal else legal[0]
+        return state.UNIT0 + t if state.UNIT0 + t in legal else legal[0]
 
     # ---- planning one activation
     def _plan_unit(self, state, u: int, legal: list[int]) -> tuple[int, int, int]:
@@ -632,7 +629,7 @@ class LostAndFoundHeuristic:
         pts = state.move_points(u, limit)
         if self.player == USMC:
             banned = set()
-            for t in st.SIDE_UNITS[TALIBAN]:
+            for t in state.SIDE_UNITS[TALIBAN]:
                 if not state.visible_to(t, USMC):
                     banned.update(_possible_points(state, t))
             if banned:
@@ -692,7 +689,7 @@ class LostAndFoundHeuristic:
                 (max(0, _turns(row[c]) - 1) + max(1, _turns(table.distance_to_edge(c, "west"))) for c in pts),
                 default=99,
             )
-        slack = state.sc.pilot_deadline_turn - earliest
+        slack = state.sc.pilot.deadline_turn - earliest
         return 1.0 if slack >= 2 else (self.w.urgency1 if slack == 1 else self.w.urgency0)
 
     def _usmc_value(
@@ -722,21 +719,21 @@ class LostAndFoundHeuristic:
         shooters = _enemy_shooters(state, USMC, fresh=True)
         imp = self._importance(state)
         kill_w = self.w.usmc_kill if goal in ("follow", "leave") else self.w.rescuer_kill
-        targets = state.fire_targets(u) if _FIRE in legal else []
+        targets = state.fire_targets(u) if state.FIRE in legal else []
         shot, target = _best_shot(state, u, targets, imp) if targets else (0.0, -1)
         scale = self._urgency(state, u, goal, pts)
         stay = self._usmc_value(state, u, here, goal, pts, shooters, state.moved[u], scale)
-        best = (_HOLD, -1, -1)
+        best = (state.HOLD, -1, -1)
         best_v = stay
         if target >= 0 and goal != "carry":
             v = stay + kill_w * shot
             if v > best_v:
-                best, best_v = (_FIRE, -1, target), v
-        if _MOVE not in legal:
+                best, best_v = (state.FIRE, -1, target), v
+        if state.MOVE not in legal:
             return best
         if goal in ("carry", "leave") and state.can_exit(u, _RAPID):
-            return (_MOVE, -1, -1)  # off the table: the exit is the move
-        enemies = [t for t in st.SIDE_UNITS[TALIBAN] if state.active(t) and state.visible_to(t, USMC)]
+            return (state.MOVE, -1, -1)  # off the table: the exit is the move
+        enemies = [t for t in state.SIDE_UNITS[TALIBAN] if state.active(t) and state.visible_to(t, USMC)]
         after = _shooter(state, u, fresh=True) if enemies and goal != "carry" else None
         slowed = _slowed(state, u)
         for q in self._candidates(state, u, _RAPID):
@@ -748,7 +745,7 @@ class LostAndFoundHeuristic:
             elif after is not None:
                 v += kill_w * 0.8 * _shot_from(state, after, q, enemies, imp)
             if v > best_v + 1e-9:
-                best, best_v = (_MOVE, q, -1), v
+                best, best_v = (state.MOVE, q, -1), v
         return best
 
     # ---- Taliban
@@ -757,14 +754,14 @@ class LostAndFoundHeuristic:
         if not state.capture_on:
             return []
         out = []
-        for m in st.SIDE_UNITS[USMC]:
+        for m in state.SIDE_UNITS[USMC]:
             f = state.figs[m]
             if state.pos[m] >= 0 and not state.effective(m) and f[st.DOWN] + f[st.SERIOUS]:
                 out.append(m)
         return out
 
     def _taliban_context(self, state, u: int) -> _TalCtx:
-        marines = [t for t in st.SIDE_UNITS[USMC] if state.active(t)]
+        marines = [t for t in state.SIDE_UNITS[USMC] if state.active(t)]
         return _TalCtx(
             marines=marines,
             shooters=[
@@ -798,17 +795,17 @@ class LostAndFoundHeuristic:
         table = state.sc.table
         here = state.pos[u]
         ctx = self._taliban_context(state, u)
-        targets = state.fire_targets(u) if _FIRE in legal else []
+        targets = state.fire_targets(u) if state.FIRE in legal else []
         shot, target = _best_shot(state, u, targets, ctx.imp) if targets else (0.0, -1)
         stay = self._taliban_value(state, u, here, ctx, state.moved[u])
         if state.hidden[u]:
             stay += 1.0  # hidden: safe and ready to ambush
-        best, best_v = (_HOLD, -1, -1), stay
+        best, best_v = (state.HOLD, -1, -1), stay
         if target >= 0:
             v = stay + shot - (1.0 if state.hidden[u] else 0.0)
             if v > best_v:
-                best, best_v = (_FIRE, -1, target), v
-        if _MOVE not in legal:
+                best, best_v = (state.FIRE, -1, target), v
+        if state.MOVE not in legal:
             return best
         s_after = _shooter(state, u, fresh=False)
         limit = _RAPID if self.w.tal_rapid_cost < 50 else _TACTICAL
@@ -818,7 +815,7 @@ class LostAndFoundHeuristic:
             after = _shot_from(state, s_after, q, ctx.marines, ctx.imp)
             v += (0.6 * after - self.w.tal_rapid_cost) if rapid else (after - 0.1)
             if v > best_v + 1e-9:
-                best, best_v = (_MOVE, q, -1), v
+                best, best_v = (state.MOVE, q, -1), v
         return best
 
     # ---- move destination
@@ -827,8 +824,8 @@ class LostAndFoundHeuristic:
         if state.move_reaction:
             return self._reaction_move(state, u, legal)
         plan = self._plan
-        if _EXIT in legal and self._wants_exit(state, u):
-            return _EXIT
+        if state.EXIT in legal and self._wants_exit(state, u):
+            return state.EXIT
         if plan is not None and plan[0] == len(state.history) - 1 and plan[1] == u and plan[3] in legal:
             return plan[3]  # the destination chosen with the move (one decision ago)
         # re-plan among the legal (e.g. Tactical-only) destinations
@@ -840,7 +837,7 @@ class LostAndFoundHeuristic:
         return state.pilot_unit == u or state.pilot_pos < 0
 
     def _best_destination(self, state, u: int, legal: list[int]) -> int:
-        pts = [a for a in legal if a < st.NUM_POINTS]
+        pts = [a for a in legal if a < state.NUM_POINTS]
         allowed = set(self._candidates(state, u, _RAPID)) if self.player == USMC else None
         if allowed is not None:
             pts = [p for p in pts if p in allowed] or pts
@@ -867,7 +864,7 @@ class LostAndFoundHeuristic:
 
     def _reaction_move(self, state, u: int, legal: list[int]) -> int:
         """A reaction move (never declared by these bots, but answered): the best point by position value."""
-        pts = [a for a in legal if a < st.NUM_POINTS]
+        pts = [a for a in legal if a < state.NUM_POINTS]
         if self.player == USMC:
             allowed = set(self._candidates(state, u, _RAPID))
             pts = [p for p in pts if p in allowed] or pts
@@ -877,35 +874,35 @@ class LostAndFoundHeuristic:
 
     # ---- fire
     def _target(self, state, legal: list[int]) -> int:
-        units = [a - _UNIT0 for a in legal if a != _PASS]
+        units = [a - state.UNIT0 for a in legal if a != state.PASS]
         if not units:
-            return _PASS
+            return state.PASS
         u = state.actor
         imp = self._importance(state)
         shot, t = _best_shot(state, u, units, imp)
-        if state.after_move and _PASS in legal and shot < 0.15:
-            return _PASS
-        return _UNIT0 + t if t >= 0 else legal[0]
+        if state.after_move and state.PASS in legal and shot < 0.15:
+            return state.PASS
+        return state.UNIT0 + t if t >= 0 else legal[0]
 
     def _split_target(self, state, legal: list[int]) -> int:
-        return _PASS if _PASS in legal else legal[0]
+        return state.PASS if state.PASS in legal else legal[0]
 
     def _split_count(self, state, legal: list[int]) -> int:
         return min(legal)
 
     def _split_support(self, state, legal: list[int]) -> int:
-        first = _UNIT0 + state.targets[0]
+        first = state.UNIT0 + state.targets[0]
         return first if first in legal else legal[0]
 
     # ============================================================ reactions
     def _declare(self, state, legal: list[int]) -> int:
         r = state.queue[0]
         a = state.actor
-        if _INT_FIRE not in legal:
-            return _PASS
+        if state.INT_FIRE not in legal:
+            return state.PASS
         if r in state.targets:
-            return _INT_FIRE if self._return_fire_ok(state, r) else _PASS
-        return _INT_FIRE if self._interrupt_pays(state, r, a) else _PASS
+            return state.INT_FIRE if self._return_fire_ok(state, r) else state.PASS
+        return state.INT_FIRE if self._interrupt_pays(state, r, a) else state.PASS
 
     def _return_fire_ok(self, state, r: int) -> bool:
         """A target fires back, except a USMC rescue team that still has its move to make."""
@@ -945,30 +942,30 @@ class LostAndFoundHeuristic:
         return best >= 1.0
 
     def _overwatch_fire(self, state, legal: list[int]) -> int:
-        units = [a - _UNIT0 for a in legal if a != _PASS]
+        units = [a - state.UNIT0 for a in legal if a != state.PASS]
         o = state.queue[0]
         shot, t = _best_shot(state, o, units, self._importance(state))
-        return _UNIT0 + t if t >= 0 and shot >= 0.3 else _PASS
+        return state.UNIT0 + t if t >= 0 and shot >= 0.3 else state.PASS
 
     def _return_fire(self, state, legal: list[int]) -> int:
-        return _INT_FIRE if _INT_FIRE in legal else _PASS
+        return state.INT_FIRE if state.INT_FIRE in legal else state.PASS
 
     # ============================================================ Fog of War
     def _fow_unit(self, state, legal: list[int]) -> int:
         result = state.fow_queue[0][0]
-        units = [a - _UNIT0 for a in legal]
+        units = [a - state.UNIT0 for a in legal]
         if result == 6:  # Tougher than they look: the biggest team
-            return _UNIT0 + max(units, key=lambda u: (state.effective(u), -u))
+            return state.UNIT0 + max(units, key=lambda u: (state.effective(u), -u))
         if result == 3:  # Medic: the team with the most casualties, else the rescue team
             rescuer = self._rescuer(state)
-            return _UNIT0 + max(units, key=lambda u: (state.casualties_carried(u), u == rescuer, -u))
+            return state.UNIT0 + max(units, key=lambda u: (state.casualties_carried(u), u == rescuer, -u))
         # Excellent Position: a team likely to stay (hidden / not the rescue team)
         rescuer = self._rescuer(state) if self.player == USMC else -1
-        return _UNIT0 + max(units, key=lambda u: (u != rescuer, state.hidden[u], state.effective(u), -u))
+        return state.UNIT0 + max(units, key=lambda u: (u != rescuer, state.hidden[u], state.effective(u), -u))
 
     def _reinforce(self, state, legal: list[int]) -> int:
         table = state.sc.table
-        key = state.pilot_pos if state.pilot_pos >= 0 else state.sc.pilot_start
+        key = state.pilot_pos if state.pilot_pos >= 0 else state.sc.pilot.start
         return min(legal, key=lambda p: (table.dist[p][key], p))
 
 
@@ -979,7 +976,7 @@ def _strike_win_chance(state) -> float:
     serious (1 VP) on 2-3, else nothing; the distribution is convolved exactly.
     """
     tal, usmc = state.victory_points()
-    down = sum(state.figs[u][st.DOWN] + state.figs[u][st.EVAC_DOWN] for u in st.SIDE_UNITS[USMC])
+    down = sum(state.figs[u][st.DOWN] + state.figs[u][st.EVAC_DOWN] for u in state.SIDE_UNITS[USMC])
     dist = {0: 1.0}
     for _ in range(down):
         nxt: dict[int, float] = {}

@@ -84,42 +84,50 @@ def check_strike_force_one_position(state) -> None:
 
 
 def check_lost_and_found_position(state) -> None:
-    """Figure conservation, unit, pilot and hidden-unit invariants of Force on Force "Lost & Found"."""
+    """Figure conservation, unit, pilot and hidden-unit invariants of a Force on Force scenario
+    ("Lost & Found" and every other)."""
     from fof_env.force_on_force import observation as fo
-    from fof_env.force_on_force import state as st
+    from fof_env.force_on_force.constants import GONE
 
-    profiles = state.sc.profiles
-    for u in range(st.NUM_UNITS):
+    sc = state.sc
+    profiles = sc.profiles
+    names, unit_side = state.UNIT_NAMES, state.UNIT_SIDE
+    reinforcements = sc.reinforcements
+    for u in range(state.NUM_UNITS):
         f = state.figs[u]
-        name = st.UNIT_NAMES[u]
+        name = names[u]
         assert min(f) >= 0, f"{name} has a negative figure count {f}"
         p = state.pos[u]
-        assert -1 <= p < st.NUM_POINTS, f"{name} at point {p}"
-        if u == st.REINFORCEMENTS:
+        assert -1 <= p < state.NUM_POINTS, f"{name} at point {p}"
+        if u == reinforcements:
             continue
         expected = profiles[u].figures + (1 if u == state.leader_unit else 0)
         assert sum(f) == expected, f"{name} has {sum(f)} figures {f}, expected {expected}"
         if state.hidden[u]:
-            assert st.UNIT_SIDE[u] == st.TALIBAN, f"{name} is hidden"
-    returned = sum(state.figs[u][st.GONE] for u in st.SIDE_UNITS[st.TALIBAN] if u != st.REINFORCEMENTS)
-    reinforcements = sum(state.figs[st.REINFORCEMENTS])
-    assert reinforcements <= returned, f"tal.R has {reinforcements} figures, only {returned} KIA returned"
+            assert unit_side[u] == sc.ambush_side, f"{name} is hidden"
+    if reinforcements >= 0:
+        side = unit_side[reinforcements]
+        returned = sum(state.figs[u][GONE] for u in state.SIDE_UNITS[side] if u != reinforcements)
+        raised = sum(state.figs[reinforcements])
+        assert raised <= returned, f"{names[reinforcements]} has {raised} figures, only {returned} KIA returned"
     if state.leader_unit >= 0:
-        assert st.UNIT_SIDE[state.leader_unit] == st.USMC, "the squad leader joined a Taliban team"
+        assert unit_side[state.leader_unit] == sc.attachment.side, "the attachment joined an enemy unit"
     if state.pilot_unit >= 0:
         carrier = state.pilot_unit
-        assert st.UNIT_SIDE[carrier] == st.USMC, "the pilot is with a Taliban unit"
+        assert unit_side[carrier] == sc.pilot.side, "the pilot is with an enemy unit"
         assert state.pilot_pos >= 0 and state.pos[carrier] >= 0, "the pilot's unit is off the table"
         assert state.pilot_pos == state.pos[carrier], "the pilot is not on his team's point"
         assert state.contact, "the pilot is with a unit but contact was never made"
     if state.pilot_exit:
         assert state.pilot_pos < 0 and state.pilot_unit < 0, "the pilot exited yet is on the table"
-    obs = state.observation(st.USMC)
-    for u in st.SIDE_UNITS[st.TALIBAN]:
-        if state.hidden[u] and any(state.figs[u]):
-            base = fo.UNITS_AT + fo.SLOT[st.USMC][u] * fo.UNIT_FEATURES
-            row = obs[base : base + fo.UNIT_FEATURES]
-            assert row[14] == 1.0 and np.count_nonzero(row) == 1, f"the USMC sees hidden {st.UNIT_NAMES[u]}"
+    if sc.ambush_side >= 0:
+        viewer = 1 - sc.ambush_side
+        obs = state.observation(viewer)
+        for u in state.SIDE_UNITS[sc.ambush_side]:
+            if state.hidden[u] and any(state.figs[u]):
+                base = fo.unit_row(state.LAYOUT, viewer, u)
+                row = obs[base : base + fo.UNIT_FEATURES]
+                assert row[14] == 1.0 and np.count_nonzero(row) == 1, f"the enemy sees hidden {names[u]}"
 
 
 POSITION_CHECKS: dict[str, Callable[[State], None]] = {

@@ -94,8 +94,8 @@ def strike_force_one_position(rng: np.random.Generator, game) -> dict[str, Any]:
 
 def lost_and_found_position(rng: np.random.Generator, game) -> dict[str, Any]:
     """A random Lost & Found position (module docstring), on the scenario map or a custom table."""
-    from fof_env.force_on_force import state as st
     from fof_env.force_on_force.position import MOVED, STATUS_FLAGS
+    from fof_env.force_on_force.scenario import table_from_dict
 
     custom = rng.random() < 0.2
     table_spec = None
@@ -105,20 +105,22 @@ def lost_and_found_position(rng: np.random.Generator, game) -> dict[str, Any]:
             x, y = (float(v) for v in rng.integers(0, 30, size=2))
             features.append({"id": f"w{i}", "kind": "woods", "rect": [x, y, x + 6.0, y + 6.0]})
         table_spec = {"table": {"width_in": 36, "height_in": 36, "spacing_in": 2}, "features": features}
-        from fof_env.force_on_force.scenario import _table
-
-        table = _table(table_spec)
+        try:
+            table = table_from_dict({**table_spec["table"], "features": features}, "fuzz")
+        except ValueError:  # overlapping woods: the position will be refused; draw on the scenario map
+            table = game.setup.table
     else:
         table = game.setup.table
     points = list(table.names)
     woods = [table.names[p] for p in range(table.n) if table.in_woods[p]]
     profiles = game.setup.profiles
     units: dict[str, dict[str, Any]] = {}
-    for u, name in enumerate(st.UNIT_NAMES):
-        if rng.random() > 0.6 or (not profiles[u].figures and u != st.REINFORCEMENTS):
+    cls = game.state_class
+    for u, name in enumerate(cls.UNIT_NAMES):
+        if rng.random() > 0.6 or (not profiles[u].figures and u != game.setup.reinforcements):
             continue
-        taliban = st.UNIT_SIDE[u] == st.TALIBAN
-        hide = taliban and woods and rng.random() < 0.3
+        hider = cls.UNIT_SIDE[u] == game.setup.ambush_side
+        hide = hider and woods and rng.random() < 0.3
         at = _pick(rng, woods) if hide else (None if rng.random() < 0.05 else _pick(rng, points))
         most = max(profiles[u].figures, 1)
         spec: dict[str, Any] = {
@@ -141,7 +143,9 @@ def lost_and_found_position(rng: np.random.Generator, game) -> dict[str, Any]:
         if rng.random() < 0.1:
             spec["tq"] = int(_pick(rng, (6, 8, 10, 12)))
         units[name] = spec
-    usmc_on = [n for n in st.UNIT_NAMES[5:] if n in units and units[n]["at"] is not None]
+    rescuers = game.setup.pilot.side if game.setup.pilot is not None else 1
+    usmc_on = [cls.UNIT_NAMES[u] for u in cls.SIDE_UNITS[rescuers]
+               if cls.UNIT_NAMES[u] in units and units[cls.UNIT_NAMES[u]]["at"] is not None]  # fmt: skip
     turn = int(rng.integers(1, 10))
     roll = rng.random()
     if roll < 0.3:
@@ -156,11 +160,11 @@ def lost_and_found_position(rng: np.random.Generator, game) -> dict[str, Any]:
     pos: dict[str, Any] = {
         "stage": stage,
         "turn": turn,
-        "initiative": _pick(rng, st.SIDES),
+        "initiative": _pick(rng, cls.SIDES),
         "portion": _pick(rng, ("initiative", "non_initiative")),
         "units": units,
         "pilot": pilot,
-        "amped_up": [s for s in st.SIDES if rng.random() < 0.1],
+        "amped_up": [s for s in cls.SIDES if rng.random() < 0.1],
         "seed": int(rng.integers(2**32)),
     }
     if rng.random() < 0.1:

@@ -69,3 +69,8 @@ class UnknownOptionError(OptionError, TypeError):
         if not self.unknown:
             return (type(self), (str(self),))
         return (type(self), (self.owner, self.unknown, self.known))
+
+
+class ScenarioError(ValueError):
+    """A scenario file (or dict) that cannot be played: one line naming the file, the field path
+    and what is allowed."""

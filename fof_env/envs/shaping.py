@@ -62,9 +62,11 @@ def strike_force_one_potential(state, player: int) -> float:
 
 
 def lost_and_found_pilot_progress(state) -> float:
-    """The USMC's progress with the pilot in [0, 1] (see the module docstring)."""
-    from fof_env.force_on_force.state import SIDE_UNITS, USMC
-
+    """The rescuing side's progress with the pilot in [0, 1] (see the module docstring; 0 in a
+    scenario without the ``downed_pilot`` rule)."""
+    rule = state.sc.pilot
+    if rule is None:
+        return 0.0
     if state.pilot_exit:
         return 1.0
     here = state.pilot_pos
@@ -73,12 +75,12 @@ def lost_and_found_pilot_progress(state) -> float:
     sc = state.sc
     table = sc.table
     if state.pilot_unit >= 0:
-        edge = sc.usmc_edge
+        edge = sc.edges[rule.side]
         across = table.width_in if edge in ("west", "east") else table.height_in
         d_edge = min(max(table.distance_to_edge(here, edge), 0.0), across)
         return 0.5 + 0.5 * (1.0 - d_edge / across)
     dist = table.dist[here]
-    near = [dist[state.pos[u]] for u in SIDE_UNITS[USMC] if state.active(u)]
+    near = [dist[state.pos[u]] for u in state.SIDE_UNITS[rule.side] if state.active(u)]
     if not near:
         return 0.0
     diag = math.hypot(table.width_in, table.height_in)
@@ -86,8 +88,13 @@ def lost_and_found_pilot_progress(state) -> float:
 
 
 def lost_and_found_potential(state, player: int) -> float:
-    tal, usmc = state.victory_points()
-    vp = max(-1.0, min(1.0, (tal - usmc) / LAF_VP_SCALE))
-    if player == 0:
-        return LAF_VP_WEIGHT * vp
-    return -LAF_VP_WEIGHT * vp + LAF_PILOT_WEIGHT * lost_and_found_pilot_progress(state)
+    """Any Force on Force scenario: 0.3 x the clipped VP lead of ``player`` over 20, plus, for the
+    side that rescues a downed pilot, 0.2 x its progress with him (the module docstring's
+    "Lost & Found" formula, where the Taliban's VP lead is the USMC's deficit)."""
+    vp = state.victory_points()
+    lead = max(-1.0, min(1.0, (vp[player] - vp[1 - player]) / LAF_VP_SCALE))
+    phi = LAF_VP_WEIGHT * lead
+    rule = state.sc.pilot
+    if rule is not None and player == rule.side:
+        phi += LAF_PILOT_WEIGHT * lost_and_found_pilot_progress(state)
+    return phi

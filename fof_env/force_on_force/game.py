@@ -1,43 +1,54 @@
-"""The Force on Force "Lost & Found" :class:`~fof_env.core.game.Game`."""
+"""Force on Force games: one engine, any scenario (:class:`ForceOnForceGame`).
+
+``make_game("force_on_force", scenario="lost_and_found" | "path/to/file.json", **options)``
+builds a game from a scenario (:mod:`fof_env.force_on_force.scenario`); each shipped scenario
+is also a game of its own name (``make_game("lost_and_found", ...)``), and that name is the
+game's name in records, model cards and env ids. A scenario file of your own is the game
+``"force_on_force"`` with the option ``scenario`` set to its path.
+
+Options (keyword arguments), checked by the kernel's :class:`~fof_env.core.options.OptionSpec`:
+
+* ``rules`` ("full" default, or "quick"): "quick" uses only the quick-start rules; "full"
+  adds the infantry-combat chapter (In Cover, Exposed, support weapon movement penalties,
+  supply, split fire, Rapid-move effects).
+* ``fog_of_war`` (bool, default True): an unmodified 1 on a reaction test rolls the D10 Fog
+  of War table (when the scenario has one).
+* the scenario's own options (``options`` block of its file; "Lost & Found":
+  ``taliban_teams`` (3 or 4), ``ambush`` (bool), ``capture`` (bool); see ``rulings.md``).
+"""
 
 from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from fof_env.core.errors import OptionError
 from fof_env.core.game import Game
 from fof_env.core.options import OptionSpec, check_options
 from fof_env.core.tabletop import Table
 from fof_env.force_on_force import combat
-from fof_env.force_on_force.observation import OBS_SIZE, OBS_VERSION
-from fof_env.force_on_force.scenario import Scenario, SideSpec, UnitSpec, load_scenario
-from fof_env.force_on_force.state import (
-    NUM_ACTIONS,
-    NUM_UNITS,
-    SIDES,
-    TALIBAN,
-    UNIT_NAMES,
-    USMC,
-    ForceOnForceState,
-)
+from fof_env.force_on_force.layout import Layout, state_class
+from fof_env.force_on_force.observation import OBS_VERSION, observation_size
+from fof_env.force_on_force.scenario import Scenario, SideSpec, UnitSpec, load_scenario, shipped_scenarios
 
-SUPPORT_CLASS = {
-    None: combat.NO_SUPPORT,
-    "light": combat.LIGHT,
-    "medium": combat.MEDIUM,
-    "heavy": combat.HEAVY,
-}
-SUPPLY_VALUE = {"low": -1, "poor": -1, "normal": 0, "high": 1}
+SUPPORT_CLASS = {None: combat.NO_SUPPORT, "light": combat.LIGHT, "medium": combat.MEDIUM, "heavy": combat.HEAVY}
+SUPPLY_VALUE = {"low": -1, "poor": -1, "normal": 0, "high": 1, "well": 1}
 RULES = ("full", "quick")
+GENERIC_OPTIONS = (
+    OptionSpec("rules", "full", str, RULES, "full: quick start + infantry-combat chapter; quick: quick start"),
+    OptionSpec("fog_of_war", True, bool, doc="an unmodified 1 on a reaction test rolls the D10 table"),
+)
+_TYPES = {"bool": bool, "int": int, "str": str}
 
 
 @dataclass(frozen=True)
 class UnitProfile:
-    """What a unit is made of: the defaults a position may override."""
+    """What a unit is made of in this game: the defaults a position may override."""
 
     name: str
-    figures: int
+    figures: int  # 0: not in play with these options (or reinforcements, empty at the start)
     tq: int
     morale: int
     armor: int
@@ -46,127 +57,168 @@ class UnitProfile:
 
 
 @dataclass(frozen=True)
-class Setup:
-    """Everything static the engine reads (``state.sc``): the table and scenario facts."""
+class PilotRule:
+    """The ``downed_pilot`` rule module's settings (sides as player indices, points as indices)."""
 
-    table: Table
-    usmc_edge: str
-    taliban_edge: str
-    usmc_entry_points: tuple[int, ...]
-    taliban_deploy_points: dict[int, list[int]]
-    pilot_start: int
-    turns: int
-    pilot_deadline_turn: int
+    side: int  # the side that rescues him
+    start: int
+    deadline_turn: int
     early_escort_before_turn: int
+    contact_vp: int
+    early_escort_vp: int
+    escort_vp: int
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Everything static the engine reads (``state.sc``): the scenario under this game's options."""
+
+    scenario: Scenario
+    layout: Layout
+    table: Table
     sides: tuple[SideSpec, SideSpec]  # by player index
+    edges: tuple[str, str]  # each side's friendly table edge
     profiles: tuple[UnitProfile, ...]  # by unit index
-    squad_leader: bool
-    must_fire_first: bool
+    deploy_points: tuple[tuple[int, ...], ...]  # by unit index: where it may set up
+    deployment: tuple[tuple[int, str], ...]  # set-up steps: (side, "deploy" | "hide" | "attach")
+    turns: int
+    first_initiative: int
+    attachment: UnitSpec | None  # a figure that joins a unit in set-up (the squad leader)
+    ambush_side: int  # the side whose units may start Hidden; -1: no ambush rule
+    capture_side: int  # the side that captures casualties left alone; -1: no capture rule
+    first_fire_side: int  # the side that must open fire first; -1: none
+    pilot: PilotRule | None
+    airstrike: bool
+    fow_regular: int  # the Fog of War table's "usmc" and "taliban" sides
+    fow_irregular: int
+    reinforcements: int  # the unit Fog of War result 4 raises; -1: none
+    victory: tuple  # the scenario's VictoryTerms
 
     def side(self, player: int) -> SideSpec:
         return self.sides[player]
 
-    @property
-    def usmc(self) -> SideSpec:
-        return self.sides[USMC]
+    def with_table(self, table: Table) -> Setup:
+        """This set-up on another table of the same grid (positions with custom terrain): every point
+        index, so every deployment zone and edge, means the same point."""
+        from dataclasses import replace
+
+        return replace(self, table=table)
 
 
-def _profile(name: str, unit: UnitSpec | None, side: SideSpec) -> UnitProfile:
-    figures = unit.figures if unit is not None else ()
-    support = sorted((SUPPORT_CLASS[f.support] for f in figures if f.support), reverse=True)
+def _profile(unit: UnitSpec, side: SideSpec, in_play: bool) -> UnitProfile:
+    figures = unit.figures if in_play else ()
     return UnitProfile(
-        name=name,
+        name=unit.id,
         figures=len(figures),
-        tq=side.tq,
-        morale=side.morale,
+        tq=unit.tq or side.tq,
+        morale=unit.morale or side.morale,
         armor=side.body_armor,
-        support=tuple(support),
-        supply=SUPPLY_VALUE.get(side.supply, 0),
+        support=tuple(sorted((SUPPORT_CLASS[f.support] for f in figures if f.support), reverse=True)),
+        supply=SUPPLY_VALUE[side.supply],
     )
 
 
-class LostAndFoundGame(Game):
-    """Force on Force, quick-start scenario "Lost & Found" (USMC squad vs Taliban, 9 turns).
+def _rule_side(sc: Scenario, name: str, options: dict[str, Any]) -> int:
+    """The side of rule ``name`` if the scenario switches it on (and its option, if any, is true)."""
+    cfg = sc.rules.get(name)
+    if cfg is None or (cfg.get("option") and not options[cfg["option"]]):
+        return -1
+    return cfg.get("side", 0)
 
-    Options (all keyword arguments; see ``rulings.md`` for why each exists):
 
-    * ``rules`` ("full" default, or "quick"): "quick" uses only the quick-start
-      rules; "full" adds the infantry-combat chapter (In Cover, Exposed, support
-      weapon movement penalties, supply, split fire, Rapid-move effects).
-    * ``fog_of_war`` (bool, default True): an unmodified 1 on a reaction test rolls
-      the D10 Fog of War table.
-    * ``taliban_teams`` (3 or 4, default 4): the scenario sheet lists Team Four,
-      the introduction speaks of 20 Taliban in three teams.
-    * ``ambush`` (bool, default True): "Ambush Rules are in Effect".
-    * ``capture`` (bool, default True): Taliban moving next to Marine casualties
-      with no effective figure left capture them (3 VP each).
-    """
+class ForceOnForceGame(Game):
+    """Force on Force on any scenario (see the module docstring for the options)."""
 
-    name = "lost_and_found"
-    player_names = SIDES
-    num_actions = NUM_ACTIONS
-    observation_shape = (OBS_SIZE,)
-    observation_version = OBS_VERSION
+    player_names: tuple[str, str]
     observation_bounds = (-1.0, 1.0)
+    observation_version = OBS_VERSION
     max_decisions = 4000
 
-    OPTIONS = (
-        OptionSpec("rules", "full", str, RULES, "full: quick start + infantry-combat chapter; quick: quick start"),
-        OptionSpec("fog_of_war", True, bool, doc="an unmodified 1 on a reaction test rolls the D10 table"),
-        OptionSpec("taliban_teams", 4, int, (3, 4), doc="3: the introduction's 20 Taliban; 4: the sheet's"),
-        OptionSpec("ambush", True, bool, doc="Ambush Rules are in Effect"),
-        OptionSpec("capture", True, bool, doc="Taliban capture Marine casualties left alone"),
-    )
-
-    def __init__(self, **options: Any):
-        self.options = check_options(self.name, self.OPTIONS, options)
+    def __init__(self, scenario: str | Path | dict = "lost_and_found", **options: Any):
+        sc = load_scenario(scenario)
+        if isinstance(scenario, (str, Path)) and str(scenario) in shipped_scenarios():
+            self.name = sc.id
+        else:
+            self.name = "force_on_force"
+        specs = GENERIC_OPTIONS + tuple(
+            OptionSpec(o.name, o.default, _TYPES[o.type], o.choices, o.doc) for o in sc.options
+        )
+        self.OPTIONS = specs
+        self.options = check_options(self.name, specs, options)
+        if self.name == "force_on_force":
+            self.options = {"scenario": sc.origin if not isinstance(scenario, dict) else scenario, **self.options}
+        self.scenario = sc
         self.rules = self.options["rules"]
-        self.fog_of_war = self.options["fog_of_war"]
-        self.taliban_teams = self.options["taliban_teams"]
-        self.ambush = self.options["ambush"]
-        self.capture = self.options["capture"]
-        self.scenario: Scenario = load_scenario()
-        self.setup = self._build_setup(self.scenario.table)
-        self._template: ForceOnForceState | None = None
+        self.fog_of_war = self.options["fog_of_war"] and sc.fog_of_war is not None
+        self.player_names = tuple(s.id for s in sc.sides)  # type: ignore[assignment]
+        layout = Layout(self.player_names, tuple(u.id for u in sc.units), tuple(u.side for u in sc.units),
+                        len(sc.table))  # fmt: skip
+        self.layout = layout
+        self.state_class = state_class(layout)
+        self.num_actions = layout.num_actions
+        self.observation_shape = (observation_size(layout),)
+        self.setup = self._build_setup(sc, layout)
+        self._template = None
         self._tables: OrderedDict[str, Setup] = OrderedDict()  # custom tables of positions (position.py)
 
-    def _build_setup(self, table: Table) -> Setup:
-        sc = self.scenario
-        tal, usmc = sc.sides["taliban"], sc.sides["usmc"]
-        teams = sc.taliban_teams
-        usmc_units = [u for u in sc.side_units("usmc") if u.name not in sc.attachable_units]
-        profiles = [
-            _profile(UNIT_NAMES[i], teams.get(i + 1) if i + 1 <= self.taliban_teams else None, tal)
-            for i in range(4)
-        ]
-        reinforcement = _profile(UNIT_NAMES[4], None, tal)
-        profiles.append(reinforcement)
-        for i, name in enumerate(UNIT_NAMES[5:]):
-            profiles.append(_profile(name, usmc_units[i] if i < len(usmc_units) else None, usmc))
+    def _build_setup(self, sc: Scenario, layout: Layout) -> Setup:
+        options = self.options
+
+        def in_play(u: UnitSpec) -> bool:
+            return all(options.get(k) == v for k, v in u.requires.items())
+
+        pilot = None
+        cfg = sc.rules.get("downed_pilot")
+        if cfg is not None:
+            pilot = PilotRule(cfg["side"], cfg["start_point"], cfg["deadline_turn"], cfg["early_escort_before_turn"],
+                              cfg.get("contact_vp", 0), cfg.get("early_escort_vp", 0), cfg.get("escort_vp", 0))  # fmt: skip
+        fog = sc.fog_of_war or {"regular": 1, "irregular": 0}
+        reinforcements = next((i for i, u in enumerate(sc.units) if u.reinforcements), -1)
+        profiles = tuple(_profile(u, sc.sides[u.side], in_play(u) and not u.reinforcements) for u in sc.units)
         return Setup(
-            table=table,
-            usmc_edge=sc.usmc_entry_edge,
-            taliban_edge=sc.taliban_edge,
-            usmc_entry_points=tuple(table.edge_points(sc.usmc_entry_edge)),
-            taliban_deploy_points=sc.taliban_deploy_points,
-            pilot_start=sc.pilot_start,
-            turns=sc.turns,
-            pilot_deadline_turn=sc.pilot_deadline_turn,
-            early_escort_before_turn=sc.early_escort_before_turn,
-            sides=(tal, usmc),
-            profiles=tuple(profiles),
-            squad_leader=bool(sc.attachable_units),
-            must_fire_first=True,
-        )
+            scenario=sc, layout=layout, table=sc.table, sides=sc.sides, edges=(sc.sides[0].edge, sc.sides[1].edge),
+            profiles=profiles, deploy_points=tuple(u.deploy.points if u.deploy else () for u in sc.units),
+            deployment=sc.deployment, turns=sc.turns, first_initiative=sc.first_initiative,
+            attachment=sc.attachments[0] if sc.attachments else None,
+            ambush_side=_rule_side(sc, "ambush", options),
+            capture_side=_rule_side(sc, "capture", options),
+            first_fire_side=_rule_side(sc, "must_fire_first", options),
+            pilot=pilot, airstrike="airstrike_call" in sc.rules,
+            fow_regular=fog["regular"], fow_irregular=fog["irregular"], reinforcements=reinforcements,
+            victory=sc.victory,
+        )  # fmt: skip
 
     def initial_position(self) -> dict[str, Any]:
-        """The scenario before set-up: Taliban deploy, hide, the squad leader joins a team, USMC enter."""
+        """The scenario before set-up: each side deploys, hides and attaches as its steps say."""
         return {"stage": "setup"}
 
-    def state_from_position(self, position: dict[str, Any], *, dice=None) -> ForceOnForceState:
+    def state_from_position(self, position: dict[str, Any], *, dice=None):
         from fof_env.force_on_force.position import state_from_position
 
         return state_from_position(self, position, dice)
 
 
-__all__ = ["LostAndFoundGame", "NUM_UNITS", "TALIBAN", "USMC"]
+class LostAndFoundGame(ForceOnForceGame):
+    """Force on Force, the quick-start scenario "Lost & Found" (USMC squad v Taliban, 9 turns):
+    ``make_game("lost_and_found", rules=..., fog_of_war=..., taliban_teams=..., ambush=..., capture=...)``."""
+
+    def __init__(self, **options: Any):
+        if "scenario" in options:
+            raise OptionError("lost_and_found is one scenario; for another use make_game('force_on_force', "
+                              "scenario=...)")
+        super().__init__("lost_and_found", **options)
+
+
+def game_for_scenario(scenario: str) -> type:
+    """A factory for the registry: the shipped scenario ``scenario`` as a game of its own name."""
+
+    def make(**options: Any) -> ForceOnForceGame:
+        if "scenario" in options:
+            raise OptionError(f"{scenario} is one scenario; for another use make_game('force_on_force', scenario=...)")
+        return ForceOnForceGame(scenario, **options)
+
+    make.__name__ = scenario
+    return make  # type: ignore[return-value]
+
+
+__all__ = ["ForceOnForceGame", "LostAndFoundGame", "Setup", "UnitProfile", "PilotRule", "game_for_scenario"]

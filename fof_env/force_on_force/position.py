@@ -41,24 +41,15 @@ from fof_env.core.dice import check_seed
 from fof_env.core.errors import OptionError, PositionError
 from fof_env.core.position import check_header
 from fof_env.force_on_force import combat
-from fof_env.force_on_force.state import (
+from fof_env.force_on_force.constants import (
     AUTO,
     D_OVERWATCH,
     D_SELECT,
     FIGURE_STATES,
-    NUM_UNITS,
-    REINFORCEMENTS,
-    SIDE_UNITS,
-    SIDES,
     ST_OVERWATCH,
     ST_SELECT,
     ST_SETUP,
-    TALIBAN,
     TERMINAL,
-    UNIT_NAMES,
-    UNIT_SIDE,
-    USMC,
-    ForceOnForceState,
 )
 
 _KEYS = {"game", "options", "stage", "turn", "initiative", "portion", "units", "pilot", "amped_up", "table",
@@ -79,18 +70,19 @@ SUPPLY_NAMES = {-1: "poor", 0: "normal", 1: "high"}
 _SUPPLY = {"poor": -1, "low": -1, "normal": 0, "high": 1}
 
 
-def blank_state(game, setup) -> ForceOnForceState:
-    """A state with every slot at its default (no units on the table, turn 0)."""
-    s = ForceOnForceState.__new__(ForceOnForceState)
+def blank_state(game, setup):
+    """A state of the game's state class with every slot at its default (no units on the table, turn 0)."""
+    s = game.state_class.__new__(game.state_class)
+    n = s.NUM_UNITS
     s.game = game
     s.sc = setup
     s.full = game.rules == "full"
     s.fow_on = game.fog_of_war
-    s.capture_on = game.capture
-    s.ambush_on = game.ambush
+    s.capture_on = setup.capture_side >= 0
+    s.ambush_on = setup.ambush_side >= 0
     prof = setup.profiles
-    s.pos = [-1] * NUM_UNITS
-    s.figs = [[0] * len(FIGURE_STATES) for _ in range(NUM_UNITS)]
+    s.pos = [-1] * n
+    s.figs = [[0] * len(FIGURE_STATES) for _ in range(n)]
     s.tq = [p.tq for p in prof]
     s.morale = [p.morale for p in prof]
     s.armor = [p.armor for p in prof]
@@ -98,13 +90,13 @@ def blank_state(game, setup) -> ForceOnForceState:
     s.supply = [p.supply for p in prof]
     for name in ("excellent", "medic", "ammo", "tough", "activated", "moved", "fires", "rmoves", "failed",
                  "reacted", "pinned", "overwatch", "hidden", "in_cover", "mad"):  # fmt: skip
-        setattr(s, name, [0] * NUM_UNITS)
+        setattr(s, name, [0] * n)
     s.amped = [0, 0]
     s.turn = 0
-    s.initiative = TALIBAN
+    s.initiative = setup.first_initiative
     s.portion = 0
     s.first_fire = 0
-    s.pilot_pos = setup.pilot_start
+    s.pilot_pos = setup.pilot.start if setup.pilot is not None else -1
     s.pilot_unit = -1
     s.contact = 0
     s.pilot_exit = 0
@@ -161,9 +153,8 @@ def _setup_for_table(game, spec: Any):
     the observation are laid out over its points) and has at most ``MAX_CUSTOM_FEATURES``
     features; anything else is refused before any geometry is computed.
     """
-    from dataclasses import replace
-
-    from fof_env.force_on_force.scenario import _table
+    from fof_env.core.errors import ScenarioError
+    from fof_env.force_on_force.scenario import table_from_dict
 
     if not isinstance(spec, dict) or set(spec) != {"table", "features"}:
         raise PositionError("position['table'] must be a dict with exactly the keys 'table' and 'features'")
@@ -186,14 +177,17 @@ def _setup_for_table(game, spec: Any):
     if key in cache:
         cache.move_to_end(key)
         return cache[key]
-    table = _table(spec)
-    cache[key] = replace(game.setup, table=table, usmc_entry_points=tuple(table.edge_points(game.setup.usmc_edge)))
+    try:
+        table = table_from_dict({**spec["table"], "features": spec["features"]}, "position['table']")
+    except ScenarioError as exc:
+        raise PositionError(str(exc)) from None
+    cache[key] = game.setup.with_table(table)
     while len(cache) > _TABLE_CACHE_SIZE:
         cache.popitem(last=False)
     return cache[key]
 
 
-def state_from_position(game, position: dict[str, Any], dice=None) -> ForceOnForceState:
+def state_from_position(game, position: dict[str, Any], dice=None):
     """Build a state from ``position`` (copied; the copy is the record's start); ``dice`` replaces
     the position's seeded dice. :class:`PositionError` says what is wrong."""
     check_header(game, position, _KEYS, "fof_env.force_on_force.position")
@@ -210,9 +204,9 @@ def state_from_position(game, position: dict[str, Any], dice=None) -> ForceOnFor
     if stage == "setup":
         if set(position) - {"stage", "seed", "game", "options", "table"}:
             raise PositionError("a 'setup' position takes only 'stage', 'seed' and 'table'")
-        for u in range(NUM_UNITS):
+        for u in range(s.NUM_UNITS):
             s.figs[u][0] = setup.profiles[u].figures
-        s.queue = [u for u in SIDE_UNITS[TALIBAN] if s.figs[u][0]]
+        s._enter_setup_step()
     else:
         _read_board(s, setup, position, stage)
     s._init_bookkeeping(seed, position, dice)
@@ -224,16 +218,17 @@ def state_from_position(game, position: dict[str, Any], dice=None) -> ForceOnFor
     return s
 
 
-def _read_board(s: ForceOnForceState, setup, position: dict[str, Any], stage: str) -> None:
+def _read_board(s, setup, position: dict[str, Any], stage: str) -> None:
+    sides, names = s.SIDES, s.UNIT_NAMES
     turn = position.get("turn", 1)
     if isinstance(turn, bool) or not isinstance(turn, int) or not 1 <= turn <= setup.turns:
         raise PositionError(f"turn must be an integer 1..{setup.turns}, got {turn!r}")
     s.turn = turn
-    s.setup_stage = 4
-    init = position.get("initiative", "taliban")
-    if not isinstance(init, str) or init not in SIDES:
-        raise PositionError(f"initiative must be one of {SIDES}, got {init!r}")
-    s.initiative = SIDES.index(init)
+    s.setup_stage = len(setup.deployment)
+    init = position.get("initiative", sides[setup.first_initiative])
+    if not isinstance(init, str) or init not in sides:
+        raise PositionError(f"initiative must be one of {sides}, got {init!r}")
+    s.initiative = sides.index(init)
     portion = position.get("portion", "initiative")
     if portion not in ("initiative", "non_initiative"):
         raise PositionError(f"portion must be 'initiative' or 'non_initiative', got {portion!r}")
@@ -242,38 +237,24 @@ def _read_board(s: ForceOnForceState, setup, position: dict[str, Any], stage: st
     if not isinstance(units, dict):
         raise PositionError("position['units'] must map unit names to unit dicts")
     leader = position.get("leader")
-    if leader is not None and (not isinstance(leader, str) or leader not in UNIT_NAMES[5:] or leader not in units):
-        raise PositionError(
-            f"leader must be null or a USMC unit listed in 'units' (the fire team the squad leader joined), "
-            f"got {leader!r}"
-        )
-    s.leader_unit = UNIT_NAMES.index(leader) if leader is not None else -1
+    attachment = setup.attachment
+    if leader is not None:
+        allowed = [names[u] for u in s.SIDE_UNITS[attachment.side]] if attachment is not None else []
+        if not isinstance(leader, str) or leader not in allowed or leader not in units:
+            joins = (f"a {setup.sides[attachment.side].name} unit listed in 'units' (the unit the "
+                     f"{attachment.name} joined)") if attachment is not None else "absent: no attachment in this scenario"
+            raise PositionError(f"leader must be null or {joins}, got {leader!r}")
+    s.leader_unit = names.index(leader) if leader is not None else -1
     for name, spec in units.items():
-        if name not in UNIT_NAMES:
-            raise PositionError(f"unknown unit {name!r}; units are {', '.join(UNIT_NAMES)}")
-        _read_unit(s, setup, UNIT_NAMES.index(name), spec if spec is not None else {})
-    pilot = position.get("pilot", {})
-    if not isinstance(pilot, dict) or set(pilot) - {"at", "with", "contact", "exited_turn"}:
-        raise PositionError("position['pilot'] takes 'at', 'with', 'contact', 'exited_turn'")
-    s.pilot_exit = _count(pilot.get("exited_turn", 0), "pilot.exited_turn", turn)
-    s.pilot_pos = (
-        -1
-        if s.pilot_exit
-        else _point(setup, pilot.get("at", setup.table.name(setup.pilot_start)), "pilot.at")
-    )
-    with_unit = pilot.get("with")
-    if with_unit is not None:
-        if not isinstance(with_unit, str) or with_unit not in UNIT_NAMES[5:]:
-            raise PositionError(f"pilot.with must be a USMC unit, got {with_unit!r}")
-        if s.pilot_exit:
-            raise PositionError("pilot.with: the pilot has left the table (exited_turn), so he is with no unit")
-        s.pilot_unit = UNIT_NAMES.index(with_unit)
-        if s.pos[s.pilot_unit] < 0:
-            raise PositionError(f"pilot.with: {with_unit} is not on the table")
-        s.pilot_pos = s.pos[s.pilot_unit]
-    s.contact = 1 if _flag(pilot.get("contact", with_unit is not None), "pilot.contact") else 0
-    amped = _names(position.get("amped_up", []), SIDES, "amped_up")
-    s.amped = [1 if side in amped else 0 for side in SIDES]
+        if name not in names:
+            raise PositionError(f"unknown unit {name!r}; units are {', '.join(names)}")
+        _read_unit(s, setup, names.index(name), spec if spec is not None else {})
+    if setup.pilot is not None:
+        _read_pilot(s, setup, position.get("pilot", {}), turn)
+    elif "pilot" in position:
+        raise PositionError("position['pilot']: this scenario has no downed pilot")
+    amped = _names(position.get("amped_up", []), sides, "amped_up")
+    s.amped = [1 if side in amped else 0 for side in sides]
     s.first_fire = 1 if _flag(position.get("must_fire_first", False), "must_fire_first") else 0
     if stage == "overwatch":
         s.step = ST_OVERWATCH
@@ -282,24 +263,46 @@ def _read_board(s: ForceOnForceState, setup, position: dict[str, Any], stage: st
     s.kind = AUTO
 
 
-def _max_figures(setup, u: int) -> int:
+def _read_pilot(s, setup, pilot: Any, turn: int) -> None:
+    """The ``pilot`` block of a position (the ``downed_pilot`` rule's state)."""
+    names = s.UNIT_NAMES
+    if not isinstance(pilot, dict) or set(pilot) - {"at", "with", "contact", "exited_turn"}:
+        raise PositionError("position['pilot'] takes 'at', 'with', 'contact', 'exited_turn'")
+    s.pilot_exit = _count(pilot.get("exited_turn", 0), "pilot.exited_turn", turn)
+    s.pilot_pos = -1 if s.pilot_exit else _point(setup, pilot.get("at", setup.table.name(setup.pilot.start)),
+                                                  "pilot.at")  # fmt: skip
+    with_unit = pilot.get("with")
+    if with_unit is not None:
+        rescuers = [names[u] for u in s.SIDE_UNITS[setup.pilot.side]]
+        if not isinstance(with_unit, str) or with_unit not in rescuers:
+            raise PositionError(f"pilot.with must be a {setup.sides[setup.pilot.side].name} unit, got {with_unit!r}")
+        if s.pilot_exit:
+            raise PositionError("pilot.with: the pilot has left the table (exited_turn), so he is with no unit")
+        s.pilot_unit = names.index(with_unit)
+        if s.pos[s.pilot_unit] < 0:
+            raise PositionError(f"pilot.with: {with_unit} is not on the table")
+        s.pilot_pos = s.pos[s.pilot_unit]
+    s.contact = 1 if _flag(pilot.get("contact", with_unit is not None), "pilot.contact") else 0
+
+
+def _max_figures(s, setup, u: int) -> int:
     """The most figures a position may give unit ``u``: 0 for a unit not in this game's order of
     battle (Team Four with ``taliban_teams=3``); else ``MAX_FIGURES`` (positions state rules
-    examples with larger units than the scenario's, like 003's twelve Taliban), or every Taliban
-    figure for the reinforcements that Fog of War raises from the Taliban dead."""
-    if u == REINFORCEMENTS:
-        return max(MAX_FIGURES, sum(setup.profiles[t].figures for t in SIDE_UNITS[TALIBAN]))
+    examples with larger units than the scenario's, like 003's twelve Taliban), or every figure of
+    its side for the reinforcements that Fog of War raises from that side's dead."""
+    if u == setup.reinforcements:
+        return max(MAX_FIGURES, sum(setup.profiles[t].figures for t in s.SIDE_UNITS[s.UNIT_SIDE[u]]))
     return MAX_FIGURES if setup.profiles[u].figures else 0
 
 
-def _read_unit(s: ForceOnForceState, setup, u: int, spec: dict[str, Any]) -> None:
-    name = UNIT_NAMES[u]
+def _read_unit(s, setup, u: int, spec: dict[str, Any]) -> None:
+    name = s.UNIT_NAMES[u]
     if not isinstance(spec, dict):
         raise PositionError(f"unit {name}: expected a dict")
     unknown = set(spec) - _UNIT_KEYS
     if unknown:
         raise PositionError(f"unit {name}: unknown keys {sorted(unknown)}; allowed: {sorted(_UNIT_KEYS)}")
-    most = _max_figures(setup, u)
+    most = _max_figures(s, setup, u)
     if not most:
         raise PositionError(f"unit {name} is not in this game's order of battle (see the game's options)")
     s.pos[u] = _point(setup, spec.get("at"), f"unit {name}.at")
@@ -342,8 +345,10 @@ def _read_unit(s: ForceOnForceState, setup, u: int, spec: dict[str, Any]) -> Non
         if flag in status:
             getattr(s, slot)[u] = 1
     if s.hidden[u]:
-        if UNIT_SIDE[u] != TALIBAN:
-            raise PositionError(f"unit {name}: only Taliban units hide (000 \"Ambush Rules\")")
+        hider = setup.ambush_side
+        if s.UNIT_SIDE[u] != hider:
+            who = f"only {setup.sides[hider].name} units hide" if hider >= 0 else "no unit hides in this game"
+            raise PositionError(f"unit {name}: {who} (000 \"Ambush Rules\")")
         if s.pos[u] < 0 or not setup.table.in_woods[s.pos[u]]:
             raise PositionError(
                 f"unit {name} is hidden but not in woods: units \"starting in the woods are Hidden\" and "
@@ -351,7 +356,7 @@ def _read_unit(s: ForceOnForceState, setup, u: int, spec: dict[str, Any]) -> Non
             )
 
 
-def to_position(s: ForceOnForceState) -> dict[str, Any]:
+def to_position(s) -> dict[str, Any]:
     """The position of ``s`` (between activations, at the Overwatch declaration, or finished)."""
     if s.kind == TERMINAL:
         stage = "game_over"
@@ -368,7 +373,8 @@ def to_position(s: ForceOnForceState) -> dict[str, Any]:
         )
     table = s.sc.table
     units = {}
-    for u in range(NUM_UNITS):
+    names, sides = s.UNIT_NAMES, s.SIDES
+    for u in range(s.NUM_UNITS):
         f = s.figs[u]
         if not any(f):
             continue
@@ -396,23 +402,24 @@ def to_position(s: ForceOnForceState) -> dict[str, Any]:
         status = [flag for flag, slot in zip(STATUS_FLAGS, _FLAG_SLOTS, strict=False) if getattr(s, slot)[u]]
         if status:
             spec["status"] = status
-        units[UNIT_NAMES[u]] = spec
+        units[names[u]] = spec
     pos: dict[str, Any] = {
         "stage": stage,
         "turn": s.turn,
-        "initiative": SIDES[s.initiative],
+        "initiative": sides[s.initiative],
         "portion": "initiative" if s.portion == 0 else "non_initiative",
         "units": units,
-        "pilot": {
+    }
+    if s.sc.pilot is not None:
+        pos["pilot"] = {
             "at": table.name(s.pilot_pos) if s.pilot_pos >= 0 else None,
-            "with": UNIT_NAMES[s.pilot_unit] if s.pilot_unit >= 0 else None,
+            "with": names[s.pilot_unit] if s.pilot_unit >= 0 else None,
             "contact": bool(s.contact),
             "exited_turn": s.pilot_exit,
-        },
-        "amped_up": [SIDES[i] for i in (0, 1) if s.amped[i]],
-    }
+        }
+    pos["amped_up"] = [sides[i] for i in (0, 1) if s.amped[i]]
     if s.leader_unit >= 0:
-        pos["leader"] = UNIT_NAMES[s.leader_unit]
+        pos["leader"] = names[s.leader_unit]
     if s.first_fire:
         pos["must_fire_first"] = True
     if s.sc is not s.game.setup:
@@ -422,5 +429,4 @@ def to_position(s: ForceOnForceState) -> dict[str, Any]:
     return pos
 
 
-ForceOnForceState.to_position = to_position  # type: ignore[method-assign]
-__all__ = ["state_from_position", "to_position", "STATUS_FLAGS", "USMC"]
+__all__ = ["state_from_position", "to_position", "STATUS_FLAGS"]

@@ -1,389 +1,442 @@
-"""The "Lost & Found" scenario (Force on Force quick start) as validated, static data.
+"""Force on Force scenarios as data: ``load_scenario(name | path | dict) -> Scenario``.
 
-``load_scenario()`` reads ``data/lost_and_found.json`` (the shipped reconstruction of
-the scenario map plus the forces exactly as the seed lists them) and returns a
-:class:`Scenario`: the :class:`~fof_env.core.tabletop.Table` with its precomputed
-geometry, the named positions as point indices, and the forces as frozen
-dataclasses. ``scenario_from_dict(d)`` does the same for a dict, so tests can build
-small custom tables. Every problem in the data raises
-:class:`~fof_env.core.errors.PositionError` with a message naming the offending key.
+A scenario file is JSON in the layout of :mod:`fof_env.force_on_force.scenario_schema`
+(``"format": "fof-scenario/1"``): the table and its terrain, the two sides with their Basic
+Attributes, the units (figures, weapons, support class, deployment), attachments (a squad
+leader joining a unit), the set-up steps, turns, the initiative of turn 1, the Fog of War
+table, victory points, scenario options and the named rule modules the scenario switches
+on (``ambush``, ``must_fire_first``, ``capture``, ``downed_pilot``, ``airstrike_call``,
+``irregulars``, ``out_of_contact``).
 
-The returned objects are shared (the default scenario is cached): treat them as
-read-only.
+The shipped scenarios live in ``fof_env/force_on_force/scenarios/<id>.json``
+(:func:`shipped_scenarios`); ``load_scenario`` takes one of their ids, a path to a file of
+your own, or an already parsed dict. Every problem raises
+:class:`~fof_env.core.errors.ScenarioError`, one line naming the file, the field path and
+what is allowed (``"my.json: units[2].figures[0].support: 'huge' is not one of [None,
+'light', 'medium', 'heavy']"``). Loaded scenarios are cached per file (a small LRU) and
+shared: treat them as read-only.
 
-JSON layout (keys marked * are required)::
-
-    provenance*, name, source
-    table*: {width_in*, height_in*, spacing_in*, wall_cover_reach_in (null: any crossing wall covers)}
-    features*: [{id*, kind* (woods|building|stream_bank|improved_position|fortified_position|
-                 reinforced_fortification|wall), rect | segment*, note}]
-    pilot*: {building* (a building feature id), start* [x, y]}   # a grid point inside it
-    taliban_positions*: {"1": [x, y], ...}   # one per Taliban unit with that "team" number
-    taliban_deploy_radius*   # inches: a team may deploy on any point this close to its mark
-    usmc_entry_edge*, taliban_edge*   # west|east|north|south
-    turns*, pilot_deadline_turn*, early_escort_before_turn*
-    forces*: {
-      sides*: {usmc*: SIDE, taliban*: SIDE}
-        SIDE = {name*, initiative_die*, tq*, morale*, body_armor*, supply*, confidence*, seed_quote}
-      units*: [{name*, side*, team (Taliban), optional, attachable, figures*: [FIGURE, ...]}]
-      pilot*: {name*, side*, figures*: [FIGURE]}
-        FIGURE = {role*, weapon* (string or null), support* (null|light|medium|heavy)}
-    }
-
-Positions are ``[x, y]`` inches on grid points (with a 2" grid: odd inches 1..35).
+Points are ``[x, y]`` inches; unit deployment marks and the like must be grid points of the
+table (``spacing_in / 2 + k * spacing_in``).
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from functools import lru_cache
+from collections import OrderedDict
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from fof_env.core.errors import PositionError
-from fof_env.core.tabletop import FEATURE_KINDS, SIDES, Feature, Table
+from fof_env.core.errors import ScenarioError
+from fof_env.core.tabletop import Feature, Table
+from fof_env.force_on_force.scenario_schema import (
+    FORMAT,
+    MAX_TABLE_POINTS,
+    SCHEMA,
+)
 
-SIDE_NAMES = ("usmc", "taliban")
-DIE_TYPES = (4, 6, 8, 10, 12)
-SUPPORT_LEVELS = (None, "light", "medium", "heavy")
-SUPPLY_LEVELS = ("low", "normal", "high")
-CONFIDENCE_LEVELS = ("low", "normal", "high", "fanatic")
-DEFAULT_FILE = "lost_and_found.json"
+_CACHE_SIZE = 8
+_cache: OrderedDict[str, Scenario] = OrderedDict()
 
 
 @dataclass(frozen=True)
 class FigureSpec:
-    """One figure: its role, weapon (None for an unarmed figure) and support level of that weapon."""
+    """One figure: its role, weapon (None for an unarmed figure) and that weapon's support class."""
 
     role: str
     weapon: str | None
-    support: str | None  # None, "light" (+1 Firepower die), "medium" (+2) or "heavy"
+    support: str | None  # None, "light" (+1 Firepower die), "medium" (+2) or "heavy" (+3)
+
+
+@dataclass(frozen=True)
+class SideSpec:
+    """A side's Basic Attributes (die types as the number of faces; levels lower-case)."""
+
+    id: str
+    name: str
+    edge: str  # its friendly table edge
+    initiative_die: int
+    tq: int
+    morale: int
+    body_armor: int  # extra defence dice
+    supply: str
+    confidence: str
+    irregular: bool = False
+    seed_quote: str = ""
+
+
+@dataclass(frozen=True)
+class Deployment:
+    """Where a unit sets up: the points within ``radius`` of ``mark``, a table ``edge``, a ``zone``
+    rectangle, or one point ``at`` (each as point indices in ``points``)."""
+
+    points: tuple[int, ...]
+    kind: str  # "mark" | "edge" | "zone" | "at"
+    mark: int = -1
 
 
 @dataclass(frozen=True)
 class UnitSpec:
-    """A unit as listed in the scenario's order of battle (``side`` is "usmc" or "taliban")."""
+    """A unit of the order of battle; ``side`` is its side's index (0 or 1)."""
 
+    id: str
     name: str
-    side: str
+    side: int
     figures: tuple[FigureSpec, ...]
+    deploy: Deployment | None
+    tq: int | None = None  # overrides of the side's attributes
+    morale: int | None = None
+    irregular: bool | None = None  # None: the side's
+    reinforcements: bool = False  # starts empty; Fog of War fills it
+    requires: dict[str, Any] = field(default_factory=dict)  # option values it needs to be in play
+    seed_quote: str = ""
 
     def __len__(self) -> int:
         return len(self.figures)
 
 
 @dataclass(frozen=True)
-class SideSpec:
-    """A side's Basic Attributes: die types (sides of the die) and levels, lower-case."""
+class OptionDecl:
+    """A scenario option (``make_game(..., name=value)``)."""
 
     name: str
-    initiative_die: int
-    tq: int
-    morale: int
-    body_armor: int  # extra defensive dice for body armor
-    supply: str
-    confidence: str
-    seed_quote: str = ""
+    type: str  # "bool" | "int" | "str"
+    default: Any
+    choices: tuple[Any, ...] | None
+    doc: str
+
+
+@dataclass(frozen=True)
+class VictoryTerm:
+    """``points`` VP to ``side`` (index) per ``kind`` (``enemy_kia`` ...; ``feature`` for ``feature_held``)."""
+
+    side: int
+    kind: str
+    points: int
+    feature: str | None = None
 
 
 @dataclass(frozen=True)
 class Scenario:
-    """Static data of one Force on Force scenario; points are indices into ``table``."""
+    """A validated scenario (see the module docstring); sides, units and rules reference sides by index."""
 
+    id: str
     name: str
     provenance: str
+    source: str
+    origin: str  # the file it was read from ("<dict>" for a dict)
     table: Table
-    pilot_building: str
-    pilot_start: int
-    taliban_positions: dict[int, int]  # team number -> marked point
-    taliban_deploy_radius: float
-    taliban_deploy_points: dict[int, list[int]]  # team number -> the mark and every point within the radius
-    usmc_entry_edge: str
-    taliban_edge: str
-    usmc_entry_points: list[int]  # the outermost column/row on the USMC edge
-    taliban_edge_points: list[int]
+    sides: tuple[SideSpec, SideSpec]
+    options: tuple[OptionDecl, ...]
+    units: tuple[UnitSpec, ...]
+    attachments: tuple[UnitSpec, ...]
+    deployment: tuple[tuple[int, str], ...]  # (side, "deploy" | "hide" | "attach")
     turns: int
-    pilot_deadline_turn: int
-    early_escort_before_turn: int
-    sides: dict[str, SideSpec]
-    units: tuple[UnitSpec, ...]  # USMC units then Taliban units, in file order
-    pilot: UnitSpec
-    taliban_teams: dict[int, UnitSpec]  # team number -> unit
-    optional_units: tuple[str, ...]  # names of units marked "optional" (e.g. Taliban Team Four)
-    attachable_units: tuple[str, ...]  # names of units marked "attachable" (the USMC squad leader)
+    first_initiative: int
+    fog_of_war: dict[str, Any] | None  # {"table": ..., "regular": side, "irregular": side}
+    victory: tuple[VictoryTerm, ...]
+    rules: dict[str, dict[str, Any]]  # rule module -> its settings (sides as indices)
+    data: dict[str, Any] = field(repr=False)  # the file's JSON, as read
 
-    def side_units(self, side: str) -> tuple[UnitSpec, ...]:
-        """The units of ``side`` ("usmc" or "taliban"), without the pilot."""
-        return tuple(u for u in self.units if u.side == side)
+    def side_index(self, side_id: str) -> int:
+        return [s.id for s in self.sides].index(side_id)
 
-    def unit(self, name: str) -> UnitSpec:
-        """The unit named ``name`` (the pilot included); KeyError otherwise."""
-        for u in (*self.units, self.pilot):
-            if u.name == name:
+    def unit(self, unit_id: str) -> UnitSpec:
+        for u in (*self.units, *self.attachments):
+            if u.id == unit_id:
                 return u
-        raise KeyError(f"no unit named {name!r} in scenario {self.name!r}")
+        raise KeyError(f"no unit {unit_id!r} in scenario {self.id!r}")
 
 
-# ---------------------------------------------------------------------------- validation
-def _get(d: Any, key: str, where: str) -> Any:
-    if not isinstance(d, dict):
-        raise PositionError(f"{where}: expected an object, got {type(d).__name__}")
-    if key not in d:
-        raise PositionError(f"{where}: missing key {key!r}")
-    return d[key]
+# ----------------------------------------------------------------------------- loading
+def shipped_scenarios() -> list[str]:
+    """Ids of the scenarios shipped in ``fof_env/force_on_force/scenarios``."""
+    folder = resources.files("fof_env.force_on_force").joinpath("scenarios")
+    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))
 
 
-def _number(v: Any, where: str, *, positive: bool = False) -> float:
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        raise PositionError(f"{where}: expected a number, got {v!r}")
-    if positive and not v > 0:
-        raise PositionError(f"{where}: must be positive, got {v!r}")
-    return float(v)
+def scenario_file(name: str) -> str:
+    """The text of shipped scenario ``name``; ScenarioError listing them if there is none."""
+    folder = resources.files("fof_env.force_on_force").joinpath("scenarios")
+    entry = folder.joinpath(f"{name}.json")
+    if not entry.is_file():
+        raise ScenarioError(f"no shipped scenario {name!r}; shipped: {', '.join(shipped_scenarios())} "
+                            "(or give the path of a scenario file)")
+    return entry.read_text(encoding="utf-8")
 
 
-def _int(v: Any, where: str, *, minimum: int | None = None) -> int:
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise PositionError(f"{where}: expected an integer, got {v!r}")
-    if minimum is not None and v < minimum:
-        raise PositionError(f"{where}: must be at least {minimum}, got {v}")
-    return v
+def load_scenario(source: str | Path | dict[str, Any] = "lost_and_found") -> Scenario:
+    """The scenario ``source`` names: a shipped id, a path to a ``.json`` file, or a parsed dict."""
+    if isinstance(source, dict):
+        return scenario_from_dict(source, "<dict>")
+    text_source = str(source)
+    is_path = isinstance(source, Path) or text_source.endswith(".json") or "/" in text_source
+    key = str(Path(text_source).resolve()) if is_path else f"shipped:{text_source}"
+    if key in _cache:
+        _cache.move_to_end(key)
+        return _cache[key]
+    if is_path:
+        origin = text_source
+        try:
+            text = Path(text_source).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ScenarioError(f"{origin}: cannot read the scenario file: {getattr(exc, 'strerror', None) or exc}") \
+                from None
+    else:
+        origin = f"{text_source}.json"
+        text = scenario_file(text_source)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ScenarioError(f"{origin}: not JSON: {exc}") from None
+    scenario = scenario_from_dict(data, origin)
+    _cache[key] = scenario
+    while len(_cache) > _CACHE_SIZE:
+        _cache.popitem(last=False)
+    return scenario
 
 
-def _string(v: Any, where: str) -> str:
-    if not isinstance(v, str) or not v:
-        raise PositionError(f"{where}: expected a non-empty string, got {v!r}")
-    return v
+def _path(parts) -> str:
+    out = ""
+    for p in parts:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out or "(the file)"
 
 
-def _choice(v: Any, allowed: tuple, where: str) -> Any:
-    if v not in allowed:
-        raise PositionError(f"{where}: {v!r} is not one of {', '.join(repr(a) for a in allowed)}")
-    return v
+def check_schema(data: Any, origin: str) -> None:
+    """Raise :class:`ScenarioError` for the first (most relevant) schema violation of ``data``."""
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import best_match
+
+    error = best_match(Draft202012Validator(SCHEMA).iter_errors(data))
+    if error is None:
+        return
+    where = _path(error.absolute_path)
+    message = error.message
+    if error.validator == "additionalProperties":
+        allowed = sorted(error.schema.get("properties", {}))
+        message = f"{message}; allowed: {', '.join(allowed)}"
+    elif error.validator == "oneOf" and "deploy" in where:
+        message = "give exactly one of mark+radius, edge, zone or at"
+    elif error.validator == "oneOf":
+        message = "give exactly one of rect or segment"
+    raise ScenarioError(f"{origin}: {where}: {message}")
 
 
-def _coords(v: Any, n: int, where: str) -> tuple[float, ...]:
-    if not isinstance(v, (list, tuple)) or len(v) != n:
-        raise PositionError(f"{where}: expected a list of {n} numbers, got {v!r}")
-    return tuple(_number(x, f"{where}[{i}]") for i, x in enumerate(v))
+def scenario_from_dict(data: Any, origin: str = "<dict>") -> Scenario:
+    """Validate ``data`` (schema, then geometry and cross references) and build the :class:`Scenario`."""
+    if isinstance(data, dict) and data.get("format") not in (None, FORMAT):
+        raise ScenarioError(f"{origin}: format: {data.get('format')!r} is not {FORMAT!r}")
+    check_schema(data, origin)
 
+    def fail(where: str, message: str) -> ScenarioError:
+        return ScenarioError(f"{origin}: {where}: {message}")
 
-def _point(table: Table, v: Any, where: str) -> int:
-    x, y = _coords(v, 2, where)
-    if not (0 < x < table.width_in and 0 < y < table.height_in):
-        raise PositionError(
-            f'{where}: [{x:g}, {y:g}] is outside the {table.width_in:g}" x {table.height_in:g}" table'
+    table = _build_table(data["table"], fail)
+    sides = tuple(
+        SideSpec(
+            id=s["id"], name=s["name"], edge=s["edge"], initiative_die=s["initiative_die"], tq=s["tq"],
+            morale=s["morale"], body_armor=s["body_armor"], supply=s["supply"], confidence=s["confidence"],
+            irregular=s.get("irregular", False), seed_quote=s.get("seed_quote", ""),
         )
+        for s in data["sides"]
+    )
+    side_ids = [s.id for s in sides]
+    if side_ids[0] == side_ids[1]:
+        raise fail("sides[1].id", f"{side_ids[1]!r} is the id of both sides")
+
+    def side_of(value: str, where: str) -> int:
+        if value not in side_ids:
+            raise fail(where, f"{value!r} is not a side; sides: {', '.join(side_ids)}")
+        return side_ids.index(value)
+
+    options = []
+    for name, o in data.get("options", {}).items():
+        if name in ("rules", "fog_of_war", "scenario"):
+            raise fail(f"options.{name}", "is a game option every scenario has; choose another name")
+        kind = {"bool": bool, "int": int, "str": str}[o["type"]]
+        choices = tuple(o["choices"]) if "choices" in o else None
+        default = o["default"]
+        if not isinstance(default, kind) or (kind is int and isinstance(default, bool)):
+            raise fail(f"options.{name}.default", f"{default!r} is not a {o['type']}")
+        if choices is not None and default not in choices:
+            raise fail(f"options.{name}.default", f"{default!r} is not one of its choices {list(choices)}")
+        options.append(OptionDecl(name, o["type"], default, choices, o.get("doc", "")))
+    option_names = {o.name for o in options}
+
+    units, seen = [], set()
+    for i, u in enumerate(data["units"]):
+        where = f"units[{i}]"
+        if u["id"] in seen:
+            raise fail(f"{where}.id", f"{u['id']!r} is the id of two units")
+        seen.add(u["id"])
+        unknown = sorted(set(u.get("requires", {})) - option_names)
+        if unknown:
+            raise fail(f"{where}.requires", f"{unknown[0]!r} is not an option of this scenario")
+        if not u["figures"] and not u.get("reinforcements", False):
+            raise fail(f"{where}.figures", "a unit needs at least one figure (only reinforcements start empty)")
+        units.append(UnitSpec(
+            id=u["id"], name=u["name"], side=side_of(u["side"], f"{where}.side"),
+            figures=tuple(FigureSpec(f["role"], f["weapon"], f["support"]) for f in u["figures"]),
+            deploy=_deployment(u.get("deploy"), table, f"{where}.deploy", fail),
+            tq=u.get("tq"), morale=u.get("morale"), irregular=u.get("irregular"),
+            reinforcements=u.get("reinforcements", False), requires=dict(u.get("requires", {})),
+            seed_quote=u.get("seed_quote", ""),
+        ))  # fmt: skip
+    if sorted(u.side for u in units) != [u.side for u in units]:
+        raise fail("units", f"list the units of side {side_ids[0]!r} first, then those of {side_ids[1]!r}")
+    for side in (0, 1):
+        if not any(u.side == side for u in units):
+            raise fail("units", f"side {side_ids[side]!r} has no unit")
+    attachments = tuple(
+        UnitSpec(id=a["id"], name=a["name"], side=side_of(a["side"], f"attachments[{i}].side"),
+                 figures=tuple(FigureSpec(f["role"], f["weapon"], f["support"]) for f in a["figures"]),
+                 deploy=None, seed_quote=a.get("seed_quote", ""))  # fmt: skip
+        for i, a in enumerate(data.get("attachments", []))
+    )
+    deployment = tuple(
+        (side_of(step["side"], f"deployment[{i}].side"), step["step"]) for i, step in enumerate(data["deployment"])
+    )
+    for side in (0, 1):
+        if (side, "deploy") not in deployment:
+            raise fail("deployment", f"side {side_ids[side]!r} never deploys (add a 'deploy' step)")
+    fog = data.get("fog_of_war")
+    if fog is not None:
+        fog = {"table": fog["table"],
+               "regular": side_of(fog.get("regular", side_ids[1]), "fog_of_war.regular"),
+               "irregular": side_of(fog.get("irregular", side_ids[0]), "fog_of_war.irregular")}  # fmt: skip
+    victory = []
+    for i, v in enumerate(data.get("victory", {}).get("vp", [])):
+        if v["for"] == "feature_held" and v.get("feature") not in table.feature_by_id:
+            raise fail(f"victory.vp[{i}].feature", f"{v.get('feature')!r} is not a feature of the table")
+        victory.append(VictoryTerm(side_of(v["side"], f"victory.vp[{i}].side"), v["for"], v["points"],
+                                   v.get("feature")))
+    rules = {name: _rule(name, dict(cfg), table, side_of, option_names, fail)
+             for name, cfg in data.get("rules", {}).items()}
+    return Scenario(
+        id=data["id"], name=data["name"], provenance=data["provenance"], source=data.get("source", ""),
+        origin=origin, table=table, sides=sides, options=tuple(options), units=tuple(units),
+        attachments=attachments, deployment=deployment, turns=data["turns"],
+        first_initiative=side_of(data["initiative"]["turn_1"], "initiative.turn_1"), fog_of_war=fog,
+        victory=tuple(victory), rules=rules, data=data,
+    )
+
+
+# ----------------------------------------------------------------------------- parts
+def table_from_dict(block: Any, origin: str) -> Table:
+    """A :class:`~fof_env.core.tabletop.Table` from a scenario's ``table`` block (schema-checked);
+    :class:`ScenarioError` naming ``origin`` and the field otherwise."""
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import best_match
+
+    error = best_match(Draft202012Validator(SCHEMA["properties"]["table"]).iter_errors(block))
+    if error is not None:
+        raise ScenarioError(f"{origin}: table{_path(error.absolute_path) and '.' + _path(error.absolute_path)}: "
+                            f"{error.message}")
+
+    def fail(where: str, message: str) -> ScenarioError:
+        return ScenarioError(f"{origin}: {where}: {message}")
+
+    return _build_table(block, fail)
+
+
+def _build_table(t: dict[str, Any], fail) -> Table:
+    width, height, spacing = float(t["width_in"]), float(t["height_in"]), float(t["spacing_in"])
+    points = int(width // spacing) * int(height // spacing)
+    if points > MAX_TABLE_POINTS:
+        raise fail("table", f"{width:g}\" x {height:g}\" with {spacing:g}\" spacing has {points} grid points; "
+                            f"at most {MAX_TABLE_POINTS} (use a wider spacing or a smaller table)")
+    features = []
+    for i, f in enumerate(t["features"]):
+        kind = f["kind"]
+        key, other = ("segment", "rect") if kind == "wall" else ("rect", "segment")
+        if other in f or key not in f:
+            raise fail(f"table.features[{i}]", f"a {kind} takes {key!r}, not {other!r}")
+        try:
+            features.append(Feature(f["id"], kind, **{key: tuple(float(v) for v in f[key])}))
+        except ValueError as exc:
+            raise fail(f"table.features[{i}]", str(exc)) from None
+    areas = [f for f in features if f.rect is not None]
+    for i, a in enumerate(areas):
+        for b in areas[i + 1:]:
+            if _overlap(a.rect, b.rect):
+                raise fail("table.features", f"{a.id!r} and {b.id!r} overlap (terrain areas may touch, not overlap)")
+    try:
+        return Table(width, height, spacing, features, wall_cover_reach_in=t.get("wall_cover_reach_in"))
+    except ValueError as exc:
+        raise fail("table", str(exc)) from None
+
+
+def _overlap(a, b) -> bool:
+    ax0, ay0, ax1, ay1 = min(a[0], a[2]), min(a[1], a[3]), max(a[0], a[2]), max(a[1], a[3])
+    bx0, by0, bx1, by1 = min(b[0], b[2]), min(b[1], b[3]), max(b[0], b[2]), max(b[1], b[3])
+    return ax0 < bx1 and bx0 < ax1 and ay0 < by1 and by0 < ay1
+
+
+def grid_point(table: Table, xy, where: str, fail) -> int:
+    x, y = float(xy[0]), float(xy[1])
+    if not (0 < x < table.width_in and 0 < y < table.height_in):
+        raise fail(where, f"[{x:g}, {y:g}] is off the {table.width_in:g}\" x {table.height_in:g}\" table")
     p = table.point_at(x, y)
     if p is None:
         s = table.spacing_in
-        raise PositionError(
-            f'{where}: [{x:g}, {y:g}] is not a grid point (points are every {s:g}" from {s / 2:g}": '
-            f"x in {table.col_x[0]:g}..{table.col_x[-1]:g}, y in {table.row_y[0]:g}..{table.row_y[-1]:g})"
-        )
+        raise fail(where, f"[{x:g}, {y:g}] is not a grid point (points are every {s:g}\" from {s / 2:g}\")")
     return p
 
 
-def _side(d: Any, where: str) -> SideSpec:
-    def die(key: str) -> int:
-        return _choice(_int(_get(d, key, where), f"{where}.{key}"), DIE_TYPES, f"{where}.{key}")
-
-    quote = d.get("seed_quote", "") if isinstance(d, dict) else ""
-    return SideSpec(
-        name=_string(_get(d, "name", where), f"{where}.name"),
-        initiative_die=die("initiative_die"),
-        tq=die("tq"),
-        morale=die("morale"),
-        body_armor=_int(_get(d, "body_armor", where), f"{where}.body_armor", minimum=0),
-        supply=_choice(_get(d, "supply", where), SUPPLY_LEVELS, f"{where}.supply"),
-        confidence=_choice(_get(d, "confidence", where), CONFIDENCE_LEVELS, f"{where}.confidence"),
-        seed_quote=_string(quote, f"{where}.seed_quote") if quote else "",
-    )
-
-
-def _figure(d: Any, where: str) -> FigureSpec:
-    weapon = _get(d, "weapon", where)
-    return FigureSpec(
-        role=_string(_get(d, "role", where), f"{where}.role"),
-        weapon=None if weapon is None else _string(weapon, f"{where}.weapon"),
-        support=_choice(_get(d, "support", where), SUPPORT_LEVELS, f"{where}.support"),
-    )
+def _deployment(d: dict[str, Any] | None, table: Table, where: str, fail) -> Deployment | None:
+    if d is None:
+        return None
+    if "mark" in d:
+        mark = grid_point(table, d["mark"], f"{where}.mark", fail)
+        return Deployment(tuple(sorted([mark, *table.within(mark, float(d["radius"]))])), "mark", mark)
+    if "edge" in d:
+        return Deployment(tuple(table.edge_points(d["edge"])), "edge")
+    if "at" in d:
+        return Deployment((grid_point(table, d["at"], f"{where}.at", fail),), "at")
+    x0, y0, x1, y1 = d["zone"]
+    points = tuple(p for p, (x, y) in enumerate(table.xy)
+                   if min(x0, x1) <= x <= max(x0, x1) and min(y0, y1) <= y <= max(y0, y1))  # fmt: skip
+    if not points:
+        raise fail(f"{where}.zone", f"{d['zone']} holds no grid point of the table")
+    return Deployment(points, "zone")
 
 
-def _unit(d: Any, where: str) -> UnitSpec:
-    figures = _get(d, "figures", where)
-    if not isinstance(figures, list) or not figures:
-        raise PositionError(f"{where}.figures: expected a non-empty list of figures")
-    return UnitSpec(
-        name=_string(_get(d, "name", where), f"{where}.name"),
-        side=_choice(_get(d, "side", where), SIDE_NAMES, f"{where}.side"),
-        figures=tuple(_figure(f, f"{where}.figures[{i}]") for i, f in enumerate(figures)),
-    )
+_RULE_KEYS = {
+    "ambush": {"side", "option", "seed_quote"},
+    "must_fire_first": {"side", "option", "seed_quote"},
+    "capture": {"side", "option", "seed_quote"},
+    "downed_pilot": {"side", "building", "start", "deadline_turn", "early_escort_before_turn", "contact_vp",
+                     "early_escort_vp", "escort_vp", "figure", "seed_quote", "vp_quotes"},
+    "airstrike_call": {"side", "option", "seed_quote"},
+    "irregulars": {"side", "option", "seed_quote"},
+    "out_of_contact": {"option", "seed_quote"},
+}  # fmt: skip
 
 
-def _table(d: dict) -> Table:
-    t = _get(d, "table", "scenario")
-    width = _number(_get(t, "width_in", "table"), "table.width_in", positive=True)
-    height = _number(_get(t, "height_in", "table"), "table.height_in", positive=True)
-    spacing = _number(_get(t, "spacing_in", "table"), "table.spacing_in", positive=True)
-    reach = t.get("wall_cover_reach_in")
-    if reach is not None:
-        reach = _number(reach, "table.wall_cover_reach_in")
-    raw = _get(d, "features", "scenario")
-    if not isinstance(raw, list):
-        raise PositionError("scenario.features: expected a list of features")
-    features = []
-    for i, f in enumerate(raw):
-        where = f"features[{i}]"
-        fid = _string(_get(f, "id", where), f"{where}.id")
-        where = f"feature {fid!r}"
-        kind = _choice(_get(f, "kind", where), FEATURE_KINDS, f"{where}.kind")
-        key = "segment" if kind == "wall" else "rect"
-        other = "rect" if kind == "wall" else "segment"
-        if other in f:
-            raise PositionError(f"{where}: a {kind} takes {key!r}, not {other!r}")
-        geom = _coords(_get(f, key, where), 4, f"{where}.{key}")
-        try:
-            features.append(Feature(fid, kind, **{key: geom}))  # type: ignore[arg-type]
-        except ValueError as e:
-            raise PositionError(str(e)) from None
-    try:
-        return Table(width, height, spacing, features, wall_cover_reach_in=reach)
-    except ValueError as e:
-        raise PositionError(f"table: {e}") from None
-
-
-def scenario_from_dict(d: dict) -> Scenario:
-    """Validate a scenario dict (layout in the module docstring) and build the :class:`Scenario`.
-
-    Raises PositionError on a missing key, a wrong type, an unknown feature kind, a
-    feature beyond the table, a position off the table or off the grid, a pilot start
-    outside the pilot's building, Taliban positions that do not match the teams, an
-    unknown side / support level / die type, or inconsistent turn numbers.
-    """
-    if not isinstance(d, dict):
-        raise PositionError(f"scenario: expected an object, got {type(d).__name__}")
-    provenance = _string(_get(d, "provenance", "scenario"), "scenario.provenance")
-    table = _table(d)
-
-    pilot_d = _get(d, "pilot", "scenario")
-    building = _string(_get(pilot_d, "building", "pilot"), "pilot.building")
-    feature = table.feature_by_id.get(building)
-    if feature is None or feature.kind != "building":
-        raise PositionError(f"pilot.building: {building!r} is not the id of a building feature")
-    pilot_start = _point(table, _get(pilot_d, "start", "pilot"), "pilot.start")
-    if not feature.contains(*table.xy[pilot_start]):
-        raise PositionError(f"pilot.start: {table.name(pilot_start)} is not inside building {building!r}")
-
-    edges = {}
-    for key in ("usmc_entry_edge", "taliban_edge"):
-        edges[key] = _choice(_get(d, key, "scenario"), SIDES, f"scenario.{key}")
-    turns = _int(_get(d, "turns", "scenario"), "scenario.turns", minimum=1)
-    deadline = _int(_get(d, "pilot_deadline_turn", "scenario"), "scenario.pilot_deadline_turn", minimum=1)
-    early = _int(
-        _get(d, "early_escort_before_turn", "scenario"), "scenario.early_escort_before_turn", minimum=1
-    )
-    if not early <= deadline <= turns:
-        raise PositionError(
-            f"scenario: need early_escort_before_turn ({early}) <= pilot_deadline_turn ({deadline})"
-            f" <= turns ({turns})"
-        )
-
-    forces = _get(d, "forces", "scenario")
-    sides_d = _get(forces, "sides", "forces")
-    sides = {s: _side(_get(sides_d, s, "forces.sides"), f"forces.sides.{s}") for s in SIDE_NAMES}
-    units_d = _get(forces, "units", "forces")
-    if not isinstance(units_d, list) or not units_d:
-        raise PositionError("forces.units: expected a non-empty list of units")
-    units, teams, optional, attachable = [], {}, [], []
-    for i, u in enumerate(units_d):
-        where = f"forces.units[{i}]"
-        spec = _unit(u, where)
-        if "team" in u:
-            if spec.side != "taliban":
-                raise PositionError(f"{where}: only Taliban units have a team number")
-            n = _int(u["team"], f"{where}.team", minimum=1)
-            if n in teams:
-                raise PositionError(f"{where}: team number {n} used twice")
-            teams[n] = spec
-        if u.get("optional", False):
-            optional.append(spec.name)
-        if u.get("attachable", False):
-            attachable.append(spec.name)
-        units.append(spec)
-    names = [u.name for u in units]
-    dup = sorted({n for n in names if names.count(n) > 1})
-    if dup:
-        raise PositionError(f"forces.units: duplicate unit names {', '.join(dup)}")
-    units.sort(key=lambda u: SIDE_NAMES.index(u.side))  # stable: USMC first, file order kept
-    pilot_unit = _unit(_get(forces, "pilot", "forces"), "forces.pilot")
-    if pilot_unit.side != "usmc":
-        raise PositionError("forces.pilot.side: the pilot is on the 'usmc' side")
-
-    pos_d = _get(d, "taliban_positions", "scenario")
-    if not isinstance(pos_d, dict):
-        raise PositionError("scenario.taliban_positions: expected an object {team number: [x, y]}")
-    positions: dict[int, int] = {}
-    for key, v in pos_d.items():
-        if not (isinstance(key, str) and key.isdigit()) or int(key) not in teams:
-            raise PositionError(
-                f"taliban_positions: key {key!r} is not the team number of a Taliban unit "
-                f"(teams: {', '.join(str(t) for t in sorted(teams))})"
-            )
-        positions[int(key)] = _point(table, v, f"taliban_positions[{key!r}]")
-    missing = sorted(set(teams) - set(positions))
-    if missing:
-        raise PositionError(f"taliban_positions: no position for team(s) {', '.join(map(str, missing))}")
-    radius = _number(_get(d, "taliban_deploy_radius", "scenario"), "scenario.taliban_deploy_radius")
-    if radius < 0:
-        raise PositionError(f"scenario.taliban_deploy_radius: must be >= 0, got {radius:g}")
-    deploy = {t: sorted([p, *table.within(p, radius)]) for t, p in sorted(positions.items())}
-
-    return Scenario(
-        name=str(d.get("name", "unnamed")),
-        provenance=provenance,
-        table=table,
-        pilot_building=building,
-        pilot_start=pilot_start,
-        taliban_positions=dict(sorted(positions.items())),
-        taliban_deploy_radius=radius,
-        taliban_deploy_points=deploy,
-        usmc_entry_edge=edges["usmc_entry_edge"],
-        taliban_edge=edges["taliban_edge"],
-        usmc_entry_points=table.edge_points(edges["usmc_entry_edge"]),
-        taliban_edge_points=table.edge_points(edges["taliban_edge"]),
-        turns=turns,
-        pilot_deadline_turn=deadline,
-        early_escort_before_turn=early,
-        sides=sides,
-        units=tuple(units),
-        pilot=pilot_unit,
-        taliban_teams=dict(sorted(teams.items())),
-        optional_units=tuple(optional),
-        attachable_units=tuple(attachable),
-    )
-
-
-@lru_cache(maxsize=1)
-def _default_scenario() -> Scenario:
-    text = resources.files("fof_env.force_on_force").joinpath("data", DEFAULT_FILE).read_text()
-    return scenario_from_dict(_parse(text, DEFAULT_FILE))
-
-
-def _parse(text: str, where: str) -> dict:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise PositionError(f"{where}: not valid JSON ({e})") from None
-
-
-def load_scenario(path: str | Path | None = None) -> Scenario:
-    """The scenario in ``path`` (a JSON file), or the shipped "Lost & Found" when None (cached)."""
-    if path is None:
-        return _default_scenario()
-    try:
-        text = Path(path).read_text()
-    except OSError as e:
-        raise PositionError(f"cannot read scenario file {str(path)!r}: {e}") from None
-    return scenario_from_dict(_parse(text, str(path)))
+def _rule(name: str, cfg: dict[str, Any], table: Table, side_of, option_names: set[str], fail) -> dict[str, Any]:
+    where = f"rules.{name}"
+    unknown = sorted(set(cfg) - _RULE_KEYS[name])
+    if unknown:
+        raise fail(f"{where}.{unknown[0]}", f"not a setting of the {name} rule; its settings: "
+                                            f"{', '.join(sorted(_RULE_KEYS[name]))}")
+    if "side" in _RULE_KEYS[name] and name != "out_of_contact":
+        if "side" not in cfg:
+            raise fail(where, "names no side ('side': a side id)")
+        cfg["side"] = side_of(cfg["side"], f"{where}.side")
+    if "option" in cfg and cfg["option"] not in option_names:
+        raise fail(f"{where}.option", f"{cfg['option']!r} is not an option of this scenario")
+    if name == "downed_pilot":
+        for key in ("building", "start", "deadline_turn", "early_escort_before_turn"):
+            if key not in cfg:
+                raise fail(where, f"missing {key!r}")
+        building = table.feature_by_id.get(cfg["building"])
+        if building is None or building.kind != "building":
+            raise fail(f"{where}.building", f"{cfg['building']!r} is not the id of a building")
+        start = grid_point(table, cfg["start"], f"{where}.start", fail)
+        if not building.contains(*table.xy[start]):
+            raise fail(f"{where}.start", f"{table.name(start)} is not inside building {cfg['building']!r}")
+        cfg["start_point"] = start
+    return cfg

@@ -151,10 +151,10 @@ def render_table_rgb(
 
     Terrain: open ground tan, woods dark green, buildings brown with a grey edge,
     stream banks a blue strip, walls thick grey lines, grid points faint dots.
-    Each unit dict needs ``x``, ``y`` (inches), ``side`` (``"usmc"``/``"taliban"``),
+    Each unit dict needs ``x``, ``y`` (inches), ``player`` (0 or 1; or ``side`` ``"usmc"``/``"taliban"``),
     ``label``, ``effective``, ``casualties`` and ``status`` (words separated by spaces
     or commas, e.g. ``"pinned"``, ``"hidden overwatch"``; ``""`` for none); it is drawn
-    as a disc (blue USMC, red Taliban) with the label, ``"effective/total"`` below it
+    as a disc (blue for player 1, e.g. the USMC; red for player 0, e.g. the Taliban) with the label, ``"effective/total"`` below it
     (total = effective + casualties unless the dict has ``total``) and one coloured
     ring per status word. ``pilot`` (inches) is a yellow diamond marked ``P``.
     The output depends only on the arguments (deterministic).
@@ -226,7 +226,8 @@ def render_table_rgb(
                 outline=_STATUS_COLORS.get(w, _DEFAULT_STATUS_COLOR),
                 width=ring,
             )
-        fill = _COLORS["usmc"] if u["side"] == "usmc" else _COLORS["taliban"]
+        player = u.get("player", 1 if u.get("side") == "usmc" else 0)
+        fill = _COLORS["usmc"] if player == 1 else _COLORS["taliban"]
         draw.ellipse(
             (cx - radius, cy - radius, cx + radius, cy + radius),
             fill=fill,

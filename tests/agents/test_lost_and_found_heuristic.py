@@ -11,8 +11,8 @@ from agents.heuristic import heuristic_games, make_heuristic
 from agents.lost_and_found_heuristic import _possible_points, expected_hits
 from evaluation.match import play_game, play_series
 from fof_env import ScriptedDice
-from fof_env.force_on_force import state as st
 from tests.agents.bot_checks import act_without_touching
+from tests.force_on_force.helpers import LAF as st
 
 GAME = "lost_and_found"
 

@@ -20,8 +20,8 @@ from agents import make_agent
 from agents.mcts import MCTSAgent, _SearchDice
 from fof_env import ScriptedDice
 from fof_env.core.dice import SeededDice
-from fof_env.force_on_force import state as st
 from tests.agents.bot_checks import act_without_touching
+from tests.force_on_force.helpers import LAF as st
 from tests.force_on_force.helpers import uid
 from tests.force_on_force.test_no_peeking import PAIRS, TALIBAN, USMC, twins
 
@@ -148,7 +148,7 @@ def test_determinize_resamples_hidden_units_from_public_facts_only(which):
     a, b = twins(which)
     before = a.fingerprint(), b.fingerprint()
     tal2 = uid("tal.2")
-    zone_woods = {p for p in a.sc.taliban_deploy_points[tal2 + 1] if a.table.in_woods[p]}
+    zone_woods = {p for p in a.sc.deploy_points[tal2] if a.table.in_woods[p]}
     profile = a.sc.profiles[tal2]
     drawn = set()
     for seed in range(12):
@@ -182,7 +182,7 @@ def test_determinize_hides_the_secret_taliban_set_up():
         da, db = a.determinize(USMC, random.Random(seed)), b.determinize(USMC, random.Random(seed))
         assert da.fingerprint() == db.fingerprint()
         for u in (0, 1):
-            assert da.pos[u] in a.sc.taliban_deploy_points[u + 1]
+            assert da.pos[u] in a.sc.deploy_points[u]
     assert a.determinize(TALIBAN, random.Random(0)).pos == a.pos
 
 

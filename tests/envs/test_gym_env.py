@@ -101,16 +101,17 @@ def test_masks_are_the_engines_legal_mask(side, auto_single, game_opponent):
 def _hidden_taliban_are_blank(obs: np.ndarray, state) -> int:
     """Assert the USMC observation shows nothing of hidden Taliban units but the flag; count them."""
     from fof_env.force_on_force import observation as fo
-    from fof_env.force_on_force import state as st
+    from tests.force_on_force.helpers import LAF as st
 
     n = st.NUM_POINTS
-    known_enemy = obs[fo.BOARD_AT + 5 * n : fo.BOARD_AT + 6 * n]
+    board_at = fo.piece(st.LAYOUT, "board")[0]
+    known_enemy = obs[board_at + 5 * n : board_at + 6 * n]
     hidden = 0
     for u in st.SIDE_UNITS[st.TALIBAN]:
         if not state.hidden[u] or not any(state.figs[u]):
             continue
         hidden += 1
-        base = fo.UNITS_AT + fo.SLOT[st.USMC][u] * fo.UNIT_FEATURES
+        base = fo.unit_row(st.LAYOUT, st.USMC, u)
         row = obs[base : base + fo.UNIT_FEATURES]
         assert row[14] == 1.0 and np.count_nonzero(row) == 1, f"hidden {st.UNIT_NAMES[u]} leaks: {row}"
         if state.pos[u] >= 0 and all(state.pos[t] != state.pos[u] for t in range(st.NUM_UNITS) if t != u):

@@ -38,3 +38,10 @@ def test_the_operators_change_what_they_say():
     mutator = mutation._Apply(node, kind, index)
     mutated = ast.unparse(ast.fix_missing_locations(mutator.visit(tree)))
     assert mutator.description == "< -> <=" and "a <= b" in mutated
+
+
+def test_documented_equivalent_mutants_still_name_lines_that_exist():
+    """Each documented equivalent mutant names a source line that is still in its file, so the
+    documentation cannot silently go stale."""
+    for (path, line, _change), why in mutation.EQUIVALENT.items():
+        assert why and line in [raw.strip() for raw in (mutation.ROOT / path).read_text().splitlines()], (path, line)

@@ -10,10 +10,12 @@ Positions are written in the documented position format
 from __future__ import annotations
 
 from functools import cache
+from types import SimpleNamespace
 from typing import Any
 
 import fof_env
 from fof_env import ScriptedDice
+from fof_env.force_on_force import constants
 from fof_env.force_on_force import events as ev
 
 SEED_QUICK = "000_294bccfd88f0ebda.txt"
@@ -148,16 +150,24 @@ def fires(state) -> list:
 
 def figures(state, name: str) -> dict[str, int]:
     """The non-zero figure counts of unit ``name``, e.g. ``{"ok": 2, "down": 2}``."""
-    from fof_env.force_on_force.state import FIGURE_STATES, UNIT_NAMES
-
-    f = state.figs[UNIT_NAMES.index(name)]
-    return {n: f[i] for i, n in enumerate(FIGURE_STATES) if f[i]}
+    f = state.figs[state.UNIT_NAMES.index(name)]
+    return {n: f[i] for i, n in enumerate(constants.FIGURE_STATES) if f[i]}
 
 
 def uid(name: str) -> int:
-    from fof_env.force_on_force.state import UNIT_NAMES
+    return LAF.UNIT_NAMES.index(name)
 
-    return UNIT_NAMES.index(name)
+
+def _lost_and_found_names() -> SimpleNamespace:
+    """The engine's shared constants and "Lost & Found"'s layout (unit names, action indices ...) as
+    one namespace, with its players ``TALIBAN`` (0) and ``USMC`` (1) and ``REINFORCEMENTS`` (tal.R)."""
+    cls = game().state_class
+    layout = {k: getattr(cls, k) for k in cls.LAYOUT.class_attributes()}
+    shared = {k: v for k, v in vars(constants).items() if k.isupper()}
+    return SimpleNamespace(**shared, **layout, TALIBAN=0, USMC=1, REINFORCEMENTS=layout["UNIT_NAMES"].index("tal.R"))
+
+
+LAF = _lost_and_found_names()
 
 
 def order(state) -> list[str]:

@@ -14,7 +14,7 @@ import pytest
 from fof_env.force_on_force import events as ev
 from fof_env.force_on_force import observation as obs_layout
 
-from .helpers import game, script, uid
+from .helpers import LAF, game, script, uid
 
 SEED = "000_294bccfd88f0ebda.txt"
 TALIBAN, USMC = 0, 1
@@ -73,12 +73,12 @@ def test_hidden_enemy_slot_is_blank_but_for_the_hidden_flag():
     board plane of known enemy units does not mark it."""
     a, _ = twins("place")
     o = a.observation(USMC)
-    slot = obs_layout.SLOT[USMC][uid("tal.2")]
-    base = obs_layout.UNITS_AT + slot * obs_layout.UNIT_FEATURES
+    base = obs_layout.unit_row(LAF.LAYOUT, USMC, uid("tal.2"))
     row = o[base : base + obs_layout.UNIT_FEATURES]
     assert row[14] == 1.0 and np.count_nonzero(row) == 1
     n = 324
-    enemy_plane = o[obs_layout.BOARD_AT + 5 * n : obs_layout.BOARD_AT + 6 * n]
+    board_at = obs_layout.piece(LAF.LAYOUT, "board")[0]
+    enemy_plane = o[board_at + 5 * n : board_at + 6 * n]
     assert enemy_plane[a.pos[uid("tal.2")]] == 0.0 and enemy_plane[a.pos[uid("tal.1")]] == 1.0
 
 

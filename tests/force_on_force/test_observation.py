@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 
 from fof_env.force_on_force import observation as fo
-from fof_env.force_on_force import state as st
+from tests.force_on_force.helpers import LAF as st
 from tests.force_on_force.helpers import make, unit
 
 
 def unit_row(obs, player: int, name: str) -> list[float]:
-    base = fo.UNITS_AT + fo.SLOT[player][st.UNIT_NAMES.index(name)] * fo.UNIT_FEATURES
+    base = fo.unit_row(st.LAYOUT, player, st.UNIT_NAMES.index(name))
     return [float(v) for v in obs[base : base + fo.UNIT_FEATURES]]
 
 
@@ -43,6 +43,8 @@ def test_victory_points_beyond_twenty_stay_within_the_observation_bounds():
              "usmc.C": unit("x05y17", 1, kia=3, serious=1), "tal.1": unit("x33y03")}  # fmt: skip
     s = make(units)
     assert s.victory_points() == (23, 10)  # the helpers' pilot left the table in turn 1: 10 VP
-    game_block = s.observation(st.TALIBAN)[fo.GAME_AT : fo.GAME_AT + fo.GAME_FEATURES]
+    game_at, size = fo.piece(st.LAYOUT, "game")
+    assert (game_at, size) == (8 * 28, 16)
+    game_block = s.observation(st.TALIBAN)[game_at : game_at + size]
     assert float(game_block[4]) == 1.0 and float(game_block[5]) == 0.5  # my VP, the enemy's VP
-    assert float(s.observation(st.USMC)[fo.GAME_AT + 5]) == 1.0
+    assert float(s.observation(st.USMC)[game_at + 5]) == 1.0

@@ -1,4 +1,4 @@
-"""The "Lost & Found" scenario data (fof_env/force_on_force/data/lost_and_found.json).
+"""The "Lost & Found" scenario file (fof_env/force_on_force/scenarios/lost_and_found.json).
 
 Forces are checked against the seed ``000_294bccfd88f0ebda.txt``; the map is a
 reconstruction (the printed map is a picture), so its tests pin the tactical
@@ -6,24 +6,15 @@ properties the layout was designed to have rather than a printed original.
 """
 
 import collections
-import copy
-import json
-from importlib import resources
 
-import pytest
-
-from fof_env.core.errors import PositionError
-from fof_env.force_on_force.scenario import FigureSpec, SideSpec, load_scenario, scenario_from_dict
+from fof_env.force_on_force.scenario import FigureSpec, SideSpec, load_scenario
 
 SEED = "000_294bccfd88f0ebda.txt"
-SC = load_scenario()
+SC = load_scenario("lost_and_found")
 T = SC.table
-POCKET = (1, 2, 3)  # the three teams of the quick start's 20 Taliban figures
-
-
-def raw() -> dict:
-    text = resources.files("fof_env.force_on_force").joinpath("data", "lost_and_found.json").read_text()
-    return json.loads(text)
+POCKET = ("tal.1", "tal.2", "tal.3")  # the three teams of the quick start's 20 Taliban figures
+MARK = {u.id: u.deploy.mark for u in SC.units if u.deploy is not None and u.deploy.kind == "mark"}
+PILOT = SC.rules["downed_pilot"]
 
 
 def P(x: int, y: int) -> int:
@@ -31,16 +22,20 @@ def P(x: int, y: int) -> int:
 
 
 def test_shipped_file_loads_and_is_marked_as_a_reconstruction():
-    assert SC.name == "Lost & Found"
-    assert SC.provenance.startswith("RECONSTRUCTION")
-    assert load_scenario() is SC  # cached
+    assert (SC.id, SC.name) == ("lost_and_found", "Lost & Found")
+    assert SC.provenance.startswith("RECONSTRUCTION") and SC.source == SEED
+    assert load_scenario("lost_and_found") is SC  # cached
     assert (T.width_in, T.height_in, T.spacing_in, len(T)) == (36, 36, 2, 324)
+    assert [u.id for u in SC.units] == ["tal.1", "tal.2", "tal.3", "tal.4", "tal.R", "usmc.A", "usmc.B", "usmc.C"]
 
 
-def test_turns_and_deadlines():
-    """000_294bccfd88f0ebda.txt: "Duration of Game: 9 Turns"; "escorts the pilot off table prior to
-    Turn 6 = 10 VP"; "escorts the pilot off table by end of Turn 8 = 7 VP"."""
-    assert (SC.turns, SC.pilot_deadline_turn, SC.early_escort_before_turn) == (9, 8, 6)
+def test_turns_initiative_and_deadlines():
+    """000_294bccfd88f0ebda.txt: "Duration of Game: 9 Turns"; "The Taliban have the initiative on Turn 1"
+    (the ambush); "escorts the pilot off table prior to Turn 6 = 10 VP"; "escorts the pilot off table by
+    end of Turn 8 = 7 VP"; "makes contact with pilot = 3 VP"."""
+    assert (SC.turns, SC.sides[SC.first_initiative].id) == (9, "taliban")
+    assert (PILOT["deadline_turn"], PILOT["early_escort_before_turn"]) == (8, 6)
+    assert (PILOT["contact_vp"], PILOT["early_escort_vp"], PILOT["escort_vp"]) == (3, 10, 7)
 
 
 def test_usmc_commands_fourteen_figures():
@@ -48,102 +43,103 @@ def test_usmc_commands_fourteen_figures():
     "the USMC has three fire teams of four men each; the squad leader can be attached to any one of
     the fire teams. The attached pilot/air controller can be attached to any one of the fire teams."
     """
-    usmc = SC.side_units("usmc")
-    assert [u.name for u in usmc] == ["Squad Leader", "Alpha", "Bravo", "Charlie"]
-    assert sum(len(u) for u in usmc) + len(SC.pilot) == 14
-    assert SC.attachable_units == ("Squad Leader",)
-    assert SC.unit("Squad Leader").figures == (FigureSpec("Squad Leader", "M-16A2", None),)
-    assert SC.pilot.side == "usmc" and SC.pilot.figures == (FigureSpec("Pilot/Air Controller", None, None),)
+    usmc = [u for u in SC.units if SC.sides[u.side].id == "usmc"]
+    assert [u.name for u in usmc] == ["Alpha", "Bravo", "Charlie"]
+    (leader,) = SC.attachments
+    assert leader.figures == (FigureSpec("Squad Leader", "M-16A2", None),)
+    assert PILOT["figure"] == {"role": "Pilot/Air Controller", "weapon": None, "support": None}
+    assert sum(len(u) for u in usmc) + len(leader) + 1 == 14
 
 
-@pytest.mark.parametrize("team", ["Alpha", "Bravo", "Charlie"])
-def test_usmc_fire_team(team):
+def test_usmc_fire_teams():
     """000_294bccfd88f0ebda.txt: "Fire Team Alpha 1x Fire Team Leader w/ M-16A2 1x Grenadier w/ M-203 RGL
     (Lt. Support, +1Firepower Die) 1x Gunner w/ M-249 SAW (Lt. Support, +1 Firepower Die) 1x Rifleman
     w/ M-16A2" (Bravo and "Fire Team One Charlie" the same)."""
-    assert SC.unit(team).figures == (
-        FigureSpec("Fire Team Leader", "M-16A2", None),
-        FigureSpec("Grenadier", "M-203 RGL", "light"),
-        FigureSpec("Gunner", "M-249 SAW", "light"),
-        FigureSpec("Rifleman", "M-16A2", None),
-    )
+    for team in ("usmc.A", "usmc.B", "usmc.C"):
+        assert SC.unit(team).figures == (
+            FigureSpec("Fire Team Leader", "M-16A2", None),
+            FigureSpec("Grenadier", "M-203 RGL", "light"),
+            FigureSpec("Gunner", "M-249 SAW", "light"),
+            FigureSpec("Rifleman", "M-16A2", None),
+        )
 
 
-@pytest.mark.parametrize(
-    ("team", "size", "rpg", "rpk"),
-    [
-        # "Taliban Team One 1 x Leader with AK 1 x RPG (Med. Support, +2 Firepower Dice)
-        #  1 x RPK MG (Lt. Support, +1Firepower Die) 4 x Troopers with AKs"
-        (1, 7, 1, 1),
-        # "Taliban Team Two 1 x Leader with AK 1 x RPK MG (Lt. Support, +1Firepower Die)
-        #  6 x Troopers with AKs"
-        (2, 8, 0, 1),
-        # "Taliban Team Three 1 x Leader with AK 1 x RPG (Med. Support, +2 Firepower Dice)
-        #  3 x Troopers with AKs"
-        (3, 5, 1, 0),
-        # "Taliban Team Four 1 x Leader with AK 1 x RPG (Med. Support, +2 Firepower Dice)
-        #  1 x RPK MG (Lt. Support, +1Firepower Die) 4 x Troopers with AKs"
-        (4, 7, 1, 1),
-    ],
-)
-def test_taliban_teams(team, size, rpg, rpk):
-    """000_294bccfd88f0ebda.txt, "Taliban Forces" (quoted per case)."""
-    figs = SC.taliban_teams[team].figures
-    assert len(figs) == size
-    assert figs[0] == FigureSpec("Leader", "AK", None)
-    assert sum(f == FigureSpec("RPG Gunner", "RPG", "medium") for f in figs) == rpg
-    assert sum(f == FigureSpec("RPK Gunner", "RPK MG", "light") for f in figs) == rpk
-    assert sum(f == FigureSpec("Trooper", "AK", None) for f in figs) == size - 1 - rpg - rpk
+def test_taliban_teams():
+    """000_294bccfd88f0ebda.txt: "Taliban Team One 1 x Leader with AK 1 x RPG (Med. Support, +2 Firepower
+    Dice) 1 x RPK MG (Lt. Support, +1Firepower Die) 4 x Troopers with AKs"; "Team Two 1 x Leader with AK
+    1 x RPK MG ... 6 x Troopers"; "Team Three 1 x Leader with AK 1 x RPG ... 3 x Troopers"; "Team Four"
+    as Team One."""
+    for team, size, rpg, rpk in (("tal.1", 7, 1, 1), ("tal.2", 8, 0, 1), ("tal.3", 5, 1, 0), ("tal.4", 7, 1, 1)):
+        figs = SC.unit(team).figures
+        assert len(figs) == size and figs[0] == FigureSpec("Leader", "AK", None)
+        assert sum(f == FigureSpec("RPG Gunner", "RPG", "medium") for f in figs) == rpg
+        assert sum(f == FigureSpec("RPK Gunner", "RPK MG", "light") for f in figs) == rpk
+        assert sum(f == FigureSpec("Trooper", "AK", None) for f in figs) == size - 1 - rpg - rpk
 
 
 def test_taliban_command_twenty_figures_in_three_teams_plus_optional_team_four():
     """000_294bccfd88f0ebda.txt: "The Taliban player or players will be in command of 20 figures." and
     "The Taliban are organized in three fire teams of differing sizes." while the scenario sheet also
-    lists "Taliban Team Four"; Team Four is marked optional."""
-    assert sum(len(SC.taliban_teams[t]) for t in POCKET) == 20
-    assert SC.optional_units == ("Team Four",)
-    assert SC.taliban_teams[4].name == "Team Four"
+    lists "Taliban Team Four": it is in play only with the option ``taliban_teams=4`` (rulings R10)."""
+    assert sum(len(SC.unit(t)) for t in POCKET) == 20
+    assert SC.unit("tal.4").requires == {"taliban_teams": 4}
+    (option,) = [o for o in SC.options if o.name == "taliban_teams"]
+    assert (option.default, option.choices) == (4, (3, 4))
+    assert SC.unit("tal.R").reinforcements and SC.unit("tal.R").figures == ()
 
 
 def test_side_attributes():
     """000_294bccfd88f0ebda.txt: "USMC Basic Attributes Initiative Level: D8 Confidence Level: Normal Supply
     Level: High Body Armor: Standard (1D) Troop Quality/Morale: D8/D10" and "Taliban Force Basic Attributes
     Initiative Level: D6 Confidence Level: High Supply Level: Normal Troop Quality/Morale: D6/D10"."""
-    usmc, tal = SC.sides["usmc"], SC.sides["taliban"]
-    assert usmc == SideSpec("USMC", 8, 8, 10, 1, "high", "normal", usmc.seed_quote)
-    assert tal == SideSpec("Taliban", 6, 6, 10, 0, "normal", "high", tal.seed_quote)
+    tal, usmc = SC.sides
+    assert usmc == SideSpec("usmc", "USMC", "west", 8, 8, 10, 1, "high", "normal", False, usmc.seed_quote)
+    assert tal == SideSpec("taliban", "Taliban", "east", 6, 6, 10, 0, "normal", "high", False, tal.seed_quote)
     assert "Body Armor: Standard (1D)" in usmc.seed_quote and "D6/D10" in tal.seed_quote
+
+
+def test_set_up_order_and_rules():
+    """000_294bccfd88f0ebda.txt: the Taliban set up first ("The Taliban player may declare that any of his
+    units starting in the woods are Hidden"), the squad leader joins a team, the Marines enter on the West
+    edge; "the Taliban player MUST open fire with at least one of his units as his first action"."""
+    assert [(SC.sides[side].id, step) for side, step in SC.deployment] == [
+        ("taliban", "deploy"), ("taliban", "hide"), ("usmc", "attach"), ("usmc", "deploy")]  # fmt: skip
+    assert sorted(SC.rules) == ["airstrike_call", "ambush", "capture", "downed_pilot", "must_fire_first"]
+    assert SC.rules["ambush"]["side"] == SC.rules["must_fire_first"]["side"] == 0
+    assert SC.fog_of_war == {"table": "d10_quick_start", "regular": 1, "irregular": 0}
+    vp = {(SC.sides[v.side].id, v.kind): v.points for v in SC.victory}
+    assert vp == {("taliban", "enemy_kia"): 2, ("taliban", "enemy_serious"): 1, ("taliban", "enemy_captured"): 3}
 
 
 # ------------------------------------------------------------------------------- the map
 def test_pilot_starts_inside_building_p_well_inside_the_table():
     """000_294bccfd88f0ebda.txt: "P: Pilot's starting position in an abandoned building"."""
-    p_rect = T.feature_by_id["P"].rect
-    assert SC.pilot_building == "P" and T.feature_at[SC.pilot_start] == "P"
-    assert T.kind_at[SC.pilot_start] == "building"
-    x0, y0, x1, y1 = p_rect
+    start = PILOT["start_point"]
+    assert PILOT["building"] == "P" and T.feature_at[start] == "P" and T.kind_at[start] == "building"
+    x0, y0, x1, y1 = T.feature_by_id["P"].rect
     assert x0 > 0 and y0 > 0 and x1 < T.width_in and y1 < T.height_in  # not on a table edge
-    assert T.distance_to_edge(SC.pilot_start, "west") >= 18  # the Marines must cross ~20"
+    assert T.distance_to_edge(start, "west") >= 18  # the Marines must cross ~20"
 
 
 def test_edges():
-    """000_294bccfd88f0ebda.txt: "off a friendly board edge (West for the USMC; East for the Taliban)"."""
-    assert (SC.usmc_entry_edge, SC.taliban_edge) == ("west", "east")
-    assert [T.xy[p][0] for p in SC.usmc_entry_points] == [1.0] * 18
-    assert [T.xy[p][0] for p in SC.taliban_edge_points] == [35.0] * 18
+    """000_294bccfd88f0ebda.txt: "off a friendly board edge (West for the USMC; East for the Taliban)";
+    the Marines enter anywhere on their edge."""
+    assert [s.edge for s in SC.sides] == ["east", "west"]
+    for team in ("usmc.A", "usmc.B", "usmc.C"):
+        deploy = SC.unit(team).deploy
+        assert deploy.kind == "edge" and [T.xy[p][0] for p in deploy.points] == [1.0] * 18
 
 
 def test_taliban_positions_and_deploy_points():
     """Ambush: "The Taliban player may declare that any of his units starting in the woods are Hidden":
     Teams 1, 2 and 4 start in woods; Team 3 holds a compound building."""
-    assert sorted(SC.taliban_positions) == [1, 2, 3, 4]
-    for team in (1, 2, 4):
-        assert T.in_woods[SC.taliban_positions[team]], team
-    assert T.kind_at[SC.taliban_positions[3]] == "building"
-    assert T.feature_at[SC.taliban_positions[3]].startswith("compound")
-    for team, mark in SC.taliban_positions.items():
-        points = SC.taliban_deploy_points[team]
-        assert mark in points and points == sorted(points)
+    assert sorted(MARK) == ["tal.1", "tal.2", "tal.3", "tal.4"]
+    for team in ("tal.1", "tal.2", "tal.4"):
+        assert T.in_woods[MARK[team]], team
+    assert T.kind_at[MARK["tal.3"]] == "building" and T.feature_at[MARK["tal.3"]].startswith("compound")
+    for team, mark in MARK.items():
+        points = SC.unit(team).deploy.points
+        assert mark in points and list(points) == sorted(points)
         assert all(T.dist[mark][q] <= 4 + 1e-9 for q in points)
         assert len(points) == 13  # the mark and the 12 points within 4" (no table edge nearby)
 
@@ -153,7 +149,7 @@ def test_every_taliban_position_sees_the_western_approach_and_building_p():
     near_p = [
         p for p in range(len(T)) if T.kind_at[p] == "open" and T.feature_by_id["P"].distance_to(*T.xy[p]) <= 2
     ]
-    for team, t in SC.taliban_positions.items():
+    for team, t in MARK.items():
         assert any(T.los[t][p] for p in near_west), team
         if team in POCKET:
             assert any(T.los[t][p] for p in near_p), team
@@ -162,12 +158,12 @@ def test_every_taliban_position_sees_the_western_approach_and_building_p():
 def test_a_covered_bounding_route_leads_to_p():
     """From the West edge to P in tactical moves of at most 6", every stop either out of sight of
     Teams 1-3 or in cover from each team that sees it."""
-    teams = [SC.taliban_positions[t] for t in POCKET]
+    teams = [MARK[t] for t in POCKET]
 
     def safe(p: int) -> bool:
         return all(not T.los[t][p] or T.cover_from[t][p] for t in teams)
 
-    seen = set(SC.usmc_entry_points)
+    seen = set(SC.unit("usmc.A").deploy.points)
     queue = collections.deque(seen)
     while queue:
         p = queue.popleft()
@@ -176,18 +172,15 @@ def test_a_covered_bounding_route_leads_to_p():
                 seen.add(q)
                 queue.append(q)
     assert any(T.feature_at[p] == "P" for p in seen)
-    # the route described in the design notes
-    for x, y in ((7, 9), (11, 13), (15, 17), (21, 17)):
+    for x, y in ((7, 9), (11, 13), (15, 17), (21, 17)):  # the route described in the design notes
         assert safe(P(x, y)), (x, y)
 
 
 def test_open_killing_ground_in_front_of_p():
     """The open field south-west of P is seen by all of Teams 1-3 with no cover from any of them."""
-    teams = [SC.taliban_positions[t] for t in POCKET]
+    teams = [MARK[t] for t in POCKET]
     killing = [
-        p
-        for p in range(len(T))
-        if all(T.los[t][p] and not T.cover_from[t][p] for t in teams) and 12 < T.xy[p][0] < 20
+        p for p in range(len(T)) if all(T.los[t][p] and not T.cover_from[t][p] for t in teams) and 12 < T.xy[p][0] < 20
     ]
     assert P(17, 21) in killing and P(19, 23) in killing and len(killing) >= 4
     assert all(T.kind_at[p] == "open" for p in killing)
@@ -198,93 +191,3 @@ def test_the_stream_bank_gives_cover_and_does_not_block_sight():
     assert bank and all(T.terrain_cover[p] for p in bank)
     assert all(T.xy[p][0] < 12 for p in bank)  # western third
     assert T.los[P(1, 17)][P(15, 17)]  # across the bank
-
-
-# ------------------------------------------------------------------------------- validation
-def small() -> dict:
-    """A 12" x 8" table with one building and one Taliban team."""
-    d = raw()
-    d["table"] = {"width_in": 12, "height_in": 8, "spacing_in": 2}
-    d["features"] = [{"id": "P", "kind": "building", "rect": [6, 2, 10, 6]}]
-    d["pilot"] = {"building": "P", "start": [7, 3]}
-    d["forces"]["units"] = [u for u in d["forces"]["units"] if u.get("team", 1) == 1]
-    d["taliban_positions"] = {"1": [11, 7]}
-    return d
-
-
-def test_scenario_from_dict_builds_a_small_custom_table():
-    sc = scenario_from_dict(small())
-    assert len(sc.table) == 24 and sc.pilot_start == sc.table.index("x07y03")
-    assert sc.taliban_positions == {1: sc.table.index("x11y07")}
-    assert sc.taliban_deploy_points[1] == sorted(
-        [sc.table.index(n) for n in ("x11y07", "x09y07", "x07y07", "x11y05", "x09y05", "x11y03")]
-    )
-    assert sc.usmc_entry_points == [0, 6, 12, 18] and sc.optional_units == ()
-
-
-def _set(d: dict, path: str, value) -> None:
-    *head, last = path.split(".")
-    for k in head:
-        d = d[int(k)] if isinstance(d, list) else d[k]
-    if value is _DELETE:
-        del d[last]
-    elif isinstance(d, list):
-        d[int(last)] = value
-    else:
-        d[last] = value
-
-
-_DELETE = object()
-
-
-@pytest.mark.parametrize(
-    ("path", "value", "message"),
-    [
-        ("turns", _DELETE, "missing key 'turns'"),
-        ("table.spacing_in", _DELETE, "missing key 'spacing_in'"),
-        ("forces.sides.usmc.tq", _DELETE, "missing key 'tq'"),
-        ("pilot.start", [20, 17], "not a grid point"),
-        ("pilot.start", [23, 23], "not inside building 'P'"),
-        ("pilot.building", "north_woods", "not the id of a building"),
-        ("taliban_positions.2", [19, 37], 'outside the 36" x 36" table'),
-        ("taliban_positions.2", [19.5, 25], "not a grid point"),
-        ("taliban_positions.5", [19, 25], "not the team number"),
-        ("taliban_positions.4", _DELETE, "no position for team(s) 4"),
-        ("features.0.kind", "swamp", "'swamp' is not one of"),
-        ("features.1.rect", [30, 6, 40, 12], "beyond the"),
-        ("features.1.rect", [18, 6, 26], "list of 4 numbers"),
-        ("usmc_entry_edge", "up", "not one of"),
-        ("forces.sides.taliban.tq", 7, "not one of"),
-        ("forces.units.1.figures.1.support", "extra", "not one of"),
-        ("forces.units.1.side", "british", "not one of"),
-        ("pilot_deadline_turn", 10, "<= turns"),
-    ],
-)
-def test_malformed_files_raise_position_error(path, value, message):
-    d = copy.deepcopy(raw())
-    _set(d, path, value)
-    with pytest.raises(PositionError, match=message.replace("(", r"\(").replace(")", r"\)")):
-        scenario_from_dict(d)
-
-
-def test_duplicate_feature_ids_and_walls_with_rects_are_rejected():
-    d = small()
-    d["features"].append({"id": "P", "kind": "woods", "rect": [0, 0, 2, 2]})
-    with pytest.raises(PositionError, match="duplicate feature ids"):
-        scenario_from_dict(d)
-    d = small()
-    d["features"].append({"id": "w", "kind": "wall", "rect": [0, 0, 2, 2]})
-    with pytest.raises(PositionError, match="takes 'segment'"):
-        scenario_from_dict(d)
-
-
-def test_load_scenario_from_a_path(tmp_path):
-    good = tmp_path / "good.json"
-    good.write_text(json.dumps(small()))
-    assert len(load_scenario(good).table) == 24
-    bad = tmp_path / "bad.json"
-    bad.write_text("{not json")
-    with pytest.raises(PositionError, match="not valid JSON"):
-        load_scenario(bad)
-    with pytest.raises(PositionError, match="cannot read"):
-        load_scenario(tmp_path / "missing.json")

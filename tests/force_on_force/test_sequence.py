@@ -46,7 +46,7 @@ def test_taliban_deploy_within_four_inches_of_their_marks():
     for team in (1, 2, 3, 4):
         assert s.decision_kind == "deploy" and s.current_player == 0
         assert s.decision.context["unit"] == f"tal.{team}"
-        mark = g.scenario.taliban_positions[team]
+        mark = g.scenario.unit(f"tal.{team}").deploy.mark
         expected = sorted(p for p in range(len(table)) if table.dist[mark][p] <= 4 + 1e-9)
         assert s.legal_actions() == expected
         s.apply(TALIBAN_DEPLOY[team - 1])
@@ -124,7 +124,7 @@ def test_pilot_starts_in_building_p_not_attached():
     teams": he starts at P, with nobody, no contact made."""
     s = set_up()
     g = game()
-    assert s.pilot_pos == g.scenario.pilot_start and s.table.feature_at[s.pilot_pos] == "P"
+    assert s.pilot_pos == g.setup.pilot.start and s.table.feature_at[s.pilot_pos] == "P"
     assert (s.pilot_unit, s.contact, s.pilot_exit) == (-1, 0, 0)
     assert s.victory_points() == (0, 0)
 

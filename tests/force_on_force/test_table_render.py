@@ -43,7 +43,7 @@ def test_ascii_rejects_bad_marks():
 
 def test_ascii_map_of_lost_and_found_has_the_terrain():
     sc = load_scenario()
-    text = render_table_ascii(sc.table, {sc.pilot_start: "P"})
+    text = render_table_ascii(sc.table, {sc.rules['downed_pilot']['start_point']: "P"})
     lines = text.splitlines()
     assert len(lines) == 18 + 2
     assert all(ch in text for ch in "TB~.|P")
@@ -85,7 +85,7 @@ def test_rgb_units_status_and_pilot_change_pixels():
 
 def test_rgb_of_lost_and_found():
     sc = load_scenario()
-    img = render_table_rgb(sc.table, [], sc.table.xy[sc.pilot_start], scale=10)
+    img = render_table_rgb(sc.table, [], sc.table.xy[sc.rules['downed_pilot']['start_point']], scale=10)
     assert img.shape == (360, 360, 3)
     woods = img[int(8 * 10), int(22 * 10)]  # inside the north woods, between trees or on one
     assert woods[1] > woods[0] and woods[1] > woods[2]

@@ -1,0 +1,266 @@
+"""Fire: firepower and defence dice, split fire, and one attack's roll (000 quick start, 003 "Rounds of Fire",
+"Firepower", "Defense", "Splitting Fire")."""
+
+from __future__ import annotations
+
+from fof_env.force_on_force import combat
+from fof_env.force_on_force import events as ev
+from fof_env.force_on_force.constants import (
+    D_SPLIT_COUNT,
+    D_SPLIT_SUPPORT,
+    D_SPLIT_TARGET,
+    LIGHT,
+    OK,
+    ST_END_ACTIVATION,
+    W_FIRE,
+)
+
+
+class FireResolution:
+    """Mixin of :class:`~fof_env.force_on_force.state.ForceOnForceState` (see the module docstring)."""
+
+    __slots__ = ()
+
+    def shooting_figures(self, u: int) -> int:
+        """Effective figures that shoot (a Corpsman does not: Fog of War result 3)."""
+        return max(0, self.effective(u) - self.medic[u])
+
+    def usable_support(self, u: int) -> list[int]:
+        """Support weapons in use: one per effective figure, best first (rulings.md)."""
+        return list(self.support[u][: self.effective(u)])
+
+    def _support_dice(self, u: int, weapons: list[int]) -> int:
+        m = self.moved[u]
+        return combat.support_dice(weapons, moved=m > 0, rapid=m == 2, full_rules=self.full)
+
+    def _penalties(self, u: int) -> int:
+        p = self.fires[u] + self.ammo[u]
+        if self.moved[u] == 2:
+            p += 1
+        if self.full:
+            p += self.rmoves[u]
+            if self.supply[u] < 0:
+                p += 1
+        return p
+
+    def _bonuses(self, u: int, t: int) -> int:
+        b = self.mad[u]
+        if self.full:
+            b += self.sc.table.exposed[self.pos[t]] + (self.moved[t] == 2) + (self.supply[u] > 0)
+        return b
+
+    def fire_capacity(self, u: int) -> int:
+        """Firepower before target-dependent bonuses; 0 means the unit may not fire this turn.
+
+        The same sum as ``combat.firepower(figures, combat.support_dice(...), ...)``, inlined:
+        observations and masks ask it for every unit (a test checks the two agree).
+        """
+        f = self.figs[u]
+        eff = f[OK] + f[LIGHT]
+        if not eff:
+            return 0
+        moved = self.moved[u]
+        dice = 0
+        for cls in self.support[u][:eff]:  # a class's dice equal its number (light 1 ...)
+            dice += (0 if moved == 2 else 1) if moved and self.full and cls >= combat.MEDIUM else cls
+        raw = max(0, eff - self.medic[u]) + dice + self.mad[u]
+        return max(0, min(combat.FIREPOWER_CAP, raw) - self._penalties(u))
+
+    def attack_firepower(self, u: int, t: int, figures: int, weapons: list[int], first: bool = True) -> int:
+        """Firepower dice of ``figures`` shooters plus ``weapons`` of unit ``u`` against ``t``.
+
+        Optimum Range: every weapon used within TQ inches (support weapons twice that).
+        Unit-wide penalties fall on the first portion of a split fire only (rulings.md).
+        """
+        d = self.sc.table.dist[self.pos[u]][self.pos[t]]
+        tq = self.tq[u]
+        riflemen = figures - len(weapons)  # the gunners fire with their weapons' range (R24)
+        optimum = (riflemen <= 0 or d <= tq + 1e-9) and (not weapons or d <= 2 * tq + 1e-9)
+        return combat.firepower(
+            figures,
+            self._support_dice(u, weapons),
+            optimum=optimum,
+            bonuses=self._bonuses(u, t),
+            penalties=self._penalties(u) if first else 0,
+        )
+
+    def cover_dice(self, t: int, shooter_pos: int) -> int:
+        """Cover dice of unit ``t`` against fire from ``shooter_pos`` (-1: no line, e.g. mortars)."""
+        table = self.sc.table
+        here = self.pos[t]
+        cover = (
+            table.terrain_cover[here] if shooter_pos < 0 else table.cover_from[shooter_pos][here]
+        ) + self.excellent[t]
+        if self.full and (self.in_cover[t] or (self.moved[t] == 0 and not table.exposed[here])):
+            cover += 1
+        return cover
+
+    def defense_dice(self, t: int, shooter_pos: int, incoming: int) -> int:
+        """Defence dice of unit ``t`` fired on from ``shooter_pos`` with ``incoming`` dice."""
+        penalties = 1 if (not self.full and self.moved[t] == 2) else 0
+        return combat.defense(
+            self.effective(t),
+            incoming,
+            armor=self.armor[t],
+            cover=self.cover_dice(t, shooter_pos),
+            penalties=penalties,
+        )
+
+    def fire_targets(self, u: int, exclude: tuple[int, ...] = ()) -> list[int]:
+        """Enemy units ``u`` may fire on now: active, not hidden, in line of sight."""
+        los = self.sc.table.los[self.pos[u]]
+        side = self.UNIT_SIDE[u]
+        pos, hidden = self.pos, self.hidden
+        return [
+            t
+            for t in range(self.NUM_UNITS)
+            if self.UNIT_SIDE[t] != side and t not in exclude and self.active(t) and not hidden[t] and los[pos[t]]
+        ]
+
+    def can_shoot_at(self, s: int, t: int) -> bool:
+        return (
+            self.active(s)
+            and not self.pinned[s]
+            and self.active(t)
+            and not self.hidden[t]
+            and bool(self.sc.table.los[self.pos[s]][self.pos[t]])
+            and self.fire_capacity(s) > 0
+        )
+
+    def _split_counts(self) -> list[int]:
+        """Figures' dice the newest extra target may get: the first target keeps at least one
+        figure unless the unit has support weapons to give it."""
+        left = self.shooting_figures(self.actor) - sum(self.split_counts)
+        hi = left if self.usable_support(self.actor) else left - 1
+        return list(range(1, min(hi, self.MAX_COUNT) + 1))
+
+    def _may_add_target(self) -> bool:
+        """Another target for a split fire: TQ allows it (003 "Targets Engaged by Quality"),
+        figures are left to give it, and an enemy unit is in sight."""
+        a = self.actor
+        if not self.full or len(self.targets) >= combat.SPLIT_TARGETS.get(self.tq[a], 1):
+            return False
+        left = self.shooting_figures(a) - sum(self.split_counts)
+        if left < (1 if self.usable_support(a) else 2):
+            return False
+        return bool(self.fire_targets(a, exclude=tuple(self.targets)))
+
+    def _on_target(self, action: int) -> None:
+        if action == self.PASS:
+            self._auto(ST_END_ACTIVATION)
+            return
+        self.targets = [action - self.UNIT0]
+        self.split_counts = []
+        self.split_alloc = []
+        if self._may_add_target():
+            self.kind = D_SPLIT_TARGET
+        else:
+            self._declare_fire()
+
+    def _on_split_target(self, action: int) -> None:
+        if action == self.PASS:
+            self._next_split_support()
+            return
+        self.targets.append(action - self.UNIT0)
+        self.kind = D_SPLIT_COUNT
+
+    def _on_split_count(self, action: int) -> None:
+        self.split_counts.append(action - self.COUNT0 + 1)
+        if self._may_add_target():
+            self.kind = D_SPLIT_TARGET
+        else:
+            self._next_split_support()
+
+    def _on_split_support(self, action: int) -> None:
+        self.split_alloc.append(action - self.UNIT0)
+        self._next_split_support()
+
+    def _next_split_support(self) -> None:
+        """Each support weapon goes to one target ("Support Weapon dice must be allocated to one
+        target"); then targets left with nothing are dropped and the fire is declared."""
+        a = self.actor
+        if len(self.targets) > 1 and len(self.split_alloc) < len(self.usable_support(a)):
+            self.kind = D_SPLIT_SUPPORT
+            return
+        shares = self._portions(a)
+        kept = [i for i, (_t, figs, weapons) in enumerate(shares) if figs + len(weapons)]
+        if len(kept) < len(self.targets):  # a target got nothing: it is not engaged after all
+            # the first kept target takes the figures left over (all of them if the old first had none)
+            self.split_counts = [self.split_counts[i - 1] for i in kept[1:]]
+            self.targets = [self.targets[i] for i in kept]
+            self.split_alloc = [t for t in self.split_alloc if t in self.targets]
+        if len(self.targets) == 1:
+            self.split_counts = []
+            self.split_alloc = []
+        self._declare_fire()
+
+    def _portions(self, a: int) -> list[tuple[int, int, list[int]]]:
+        """(target, figures, weapons) shares of the actor's fire, from its current strength:
+        casualties taken since the declaration come off the first target's figures."""
+        weapons = self.usable_support(a)
+        figs = self.shooting_figures(a)
+        if len(self.targets) == 1:
+            return [(self.targets[0], figs, weapons)]
+        alloc = self.split_alloc[: len(weapons)]
+        shares = []
+        left = figs
+        for t, n in zip(self.targets[1:], self.split_counts, strict=True):
+            n = min(n, left)
+            left -= n
+            shares.append((t, n, [w for w, to in zip(weapons, alloc, strict=False) if to == t]))
+        t0 = self.targets[0]
+        return [(t0, left, [w for w, to in zip(weapons, alloc, strict=False) if to == t0]), *shares]
+
+    def _declare_fire(self) -> None:
+        self.first_fire = 0
+        self.win_kind = W_FIRE
+        self.win_dest = -1
+        self._open_window()
+
+    def _actor_fire(self, a: int) -> None:
+        portions = [p for p in self._portions(a) if self.active(p[0]) and not self.hidden[p[0]]
+                    and self.sc.table.los[self.pos[a]][self.pos[p[0]]]]  # fmt: skip
+        if portions and self.fire_capacity(a) > 0:
+            self._fire(a, portions)
+
+    def _fire(self, s: int, portions: list[tuple[int, int, list[int]]], returning: bool = False) -> None:
+        """Resolve one fire of unit ``s``: each portion is (target, figures, weapons)."""
+        shooter_pos = self.pos[s]
+        for i, (t, figures, weapons) in enumerate(portions):
+            fp = self.attack_firepower(s, t, figures, weapons, first=i == 0)
+            if fp <= 0:
+                continue
+            self._attack(t, fp, self.tq[s], shooter_pos, self.UNIT_NAMES[s])
+            answered = (t, s) in self.exchanged  # t fired first: this shot completes the round
+            self.exchanged.append((s, t))
+            if (
+                not returning
+                and not answered
+                and not self._shot_queued(t, s)
+                and (s, t) not in self.ret_queue
+            ):
+                self.ret_queue.append((s, t))
+        self.fires[s] += 1
+        self.hidden[s] = 0
+
+    def _attack(self, t: int, fp: int, tq: int, shooter_pos: int, shooter: str) -> None:
+        """Roll ``fp`` dice of type ``tq`` against unit ``t``; casualties, then its morale check."""
+        dfn = self.defense_dice(t, shooter_pos, fp)
+        roll = self.roll
+        attack = [roll(tq, f"firepower of {shooter}") for _ in range(fp)]
+        defense = [roll(self.tq[t], f"defense of {self.UNIT_NAMES[t]}") for _ in range(dfn)]
+        hits = min(combat.casualties(attack, defense), self.effective(t))
+        self.events.append(
+            ev.FireResolved(shooter, self.UNIT_NAMES[t], fp, dfn, tuple(attack), tuple(defense), hits)
+        )
+        if hits:
+            self._take_hits(t, hits)
+            left = self.effective(t)
+            if left:
+                rolls = [roll(self.morale[t], f"morale of {self.UNIT_NAMES[t]}") for _ in range(left)]
+                passed = combat.morale_passed(rolls)
+                self.events.append(ev.MoraleChecked(self.UNIT_NAMES[t], tuple(rolls), passed))
+                if not passed:
+                    self.pinned[t] = 1
+            elif self.pilot_unit == t:
+                self._pilot_flees()

@@ -1,0 +1,110 @@
+"""The quick start's D10 Fog of War table (000 "FOG OF WAR"), rolled on an unmodified 1 on a reaction test."""
+
+from __future__ import annotations
+
+from fof_env.force_on_force import events as ev
+from fof_env.force_on_force.constants import (
+    D_FOW_POINT,
+    D_FOW_UNIT,
+    FOW_RESULTS,
+    GONE,
+    KIA,
+    OK,
+    ST_RESOLVE,
+)
+
+
+class FogOfWar:
+    """Mixin of :class:`~fof_env.force_on_force.state.ForceOnForceState` (see the module docstring)."""
+
+    __slots__ = ()
+
+    def _fow_unit_choices(self) -> list[int]:
+        result = self.fow_queue[0][0]
+        regular, irregular = self.sc.fow_regular, self.sc.fow_irregular
+        if result == 6:
+            return [u for u in self.SIDE_UNITS[irregular] if self.active(u) and not self.tough[u]]
+        if result == 3:
+            return [u for u in self.SIDE_UNITS[regular] if self.active(u) and not self.medic[u]]
+        return [u for u in self.SIDE_UNITS[regular if result == 1 else irregular] if self.active(u)]
+
+    def _on_fow_unit(self, action: int) -> None:
+        result, _side = self.fow_queue.pop(0)
+        u = action - self.UNIT0
+        if result in (1, 2):
+            self.excellent[u] = 1
+        elif result == 3:
+            self.medic[u] = 1
+        else:  # 6
+            self.tough[u] = 1
+            self.tq[u] = max(self.tq[u], 8)
+        self.events.append(ev.FogOfWar(result, FOW_RESULTS[result], self.UNIT_NAMES[u]))
+        self._auto(ST_RESOLVE)
+
+    def _on_fow_point(self, action: int) -> None:
+        self.fow_queue.pop(0)
+        self._reinforce(action)
+        self._auto(ST_RESOLVE)
+
+    def _fog_of_war(self, side: int) -> None:
+        roll = self.roll(10, "Fog of War")
+        self.fow_queue.append((roll, side))
+
+    def _resolve_fow(self) -> None:
+        result, side = self.fow_queue[0]
+        name = FOW_RESULTS[result]
+        regular, irregular = self.sc.fow_regular, self.sc.fow_irregular
+        if result in (1, 2, 3, 6):
+            self.fow_queue[0] = (result, regular if result in (1, 3) else irregular)
+            if self._fow_unit_choices():
+                self.kind = D_FOW_UNIT
+                return
+        elif result == 4:
+            kia = sum(self.figs[u][KIA] for u in self.SIDE_UNITS[irregular])
+            r = self.sc.reinforcements
+            if kia and r >= 0:
+                self.fow_queue[0] = (result, irregular)
+                if not self.active(r):
+                    self.kind = D_FOW_POINT
+                    return
+                self.fow_queue.pop(0)
+                self._reinforce(self.pos[r])
+                return
+        elif result == 5:
+            self.amped[side] = 1
+        elif result in (7, 9):
+            victims = [u for u in self.SIDE_UNITS[regular if result == 7 else irregular] if self.active(u)]
+            if victims:
+                t = victims[self.roll(len(victims), "random unit") - 1] if len(victims) > 1 else victims[0]
+                self.events.append(ev.FogOfWar(result, name, self.UNIT_NAMES[t]))
+                self.fow_queue.pop(0)
+                self._attack(t, 6, 6, -1, "mortar fire")
+                return
+        elif result in (8, 10):
+            victims = [u for u in self.SIDE_UNITS[regular] if self.active(u)]
+            if victims:
+                t = victims[self.roll(len(victims), "random unit") - 1] if len(victims) > 1 else victims[0]
+                if result == 8:
+                    self.mad[t] = 1
+                else:
+                    self.ammo[t] = 1
+                self.events.append(ev.FogOfWar(result, name, self.UNIT_NAMES[t]))
+                self.fow_queue.pop(0)
+                return
+        self.events.append(ev.FogOfWar(result, name, self.SIDES[side] if result == 5 else ""))
+        self.fow_queue.pop(0)
+
+    def _reinforce(self, point: int) -> None:
+        """ "Any KIA figures removed from the board return anywhere on the East board edge" (the
+        irregular side's friendly edge), as the scenario's reinforcements unit."""
+        n = 0
+        r = self.sc.reinforcements
+        for u in self.SIDE_UNITS[self.sc.fow_irregular]:
+            if u != r:
+                n += self.figs[u][KIA]
+                self.figs[u][GONE] += self.figs[u][KIA]
+                self.figs[u][KIA] = 0
+        if not self.active(r):
+            self.pos[r] = point
+        self.figs[r][OK] += n
+        self.events.append(ev.FogOfWar(4, FOW_RESULTS[4], f"{n} figures at {self.point_name(self.pos[r])}"))

@@ -1,0 +1,112 @@
+"""Movement: destinations within Tactical / Rapid reach, leaving by a friendly edge, the TQ check for units
+slowed by wounded figures, and what a move does on arrival (000, 003 "Movement")."""
+
+from __future__ import annotations
+
+from fof_env.force_on_force import combat
+from fof_env.force_on_force import events as ev
+from fof_env.force_on_force.constants import (
+    D_MOVE,
+    DOWN,
+    LIGHT,
+    RAPID_IN,
+    SERIOUS,
+    ST_RESOLVE,
+    TACTICAL_IN,
+    W_MOVE,
+)
+
+
+class Movement:
+    """Mixin of :class:`~fof_env.force_on_force.state.ForceOnForceState` (see the module docstring)."""
+
+    __slots__ = ()
+
+    def move_points(self, u: int, limit: float) -> list[int]:
+        """Points within ``limit`` inches of ``u`` not held by an enemy unit its side can see.
+
+        A hidden enemy unit's point stays open (the mask must not give it away); moving
+        onto it reveals that unit (rulings.md R4, R27).
+        """
+        side = self.UNIT_SIDE[u]
+        pos, hidden = self.pos, self.hidden
+        enemy = {pos[t] for t in range(self.NUM_UNITS) if self.UNIT_SIDE[t] != side and pos[t] >= 0 and not hidden[t]}
+        return [p for p in self.sc.table.within(self.pos[u], limit) if p not in enemy]
+
+    def _edge(self, u: int) -> str:
+        return self.sc.edges[self.UNIT_SIDE[u]]
+
+    def _is_rapid(self, u: int, dest: int) -> bool:
+        """Whether moving ``u`` to ``dest`` (-1: off its friendly edge) is more than 6": Rapid."""
+        table = self.sc.table
+        here = self.pos[u]
+        dist = table.distance_to_edge(here, self._edge(u)) if dest < 0 else table.dist[here][dest]
+        return dist > TACTICAL_IN + 1e-9
+
+    def can_exit(self, u: int, limit: float) -> bool:
+        return self.sc.table.distance_to_edge(self.pos[u], self._edge(u)) <= limit + 1e-9
+
+    def _slowed(self, u: int) -> bool:
+        """Wounded figures or dependents force a TQ check to move faster than Tactical (000)."""
+        f = self.figs[u]
+        return f[LIGHT] + f[DOWN] + f[SERIOUS] > 0
+
+    def _move_choices(self) -> list[int]:
+        u = self.mover
+        limit = TACTICAL_IN if self.tactical_only else RAPID_IN
+        out = self.move_points(u, limit)
+        if self.can_exit(u, limit):
+            out.append(self.EXIT)
+        return out
+
+    def _ask_move(self, u: int, reaction: bool) -> None:
+        self.mover = u
+        self.move_reaction = 1 if reaction else 0
+        self.tactical_only = 0
+        self.kind = D_MOVE
+
+    def _on_move(self, action: int) -> None:
+        u = self.mover
+        dest = -1 if action == self.EXIT else action
+        rapid = self._is_rapid(u, dest)
+        checked = rapid and self._slowed(u) and not self.tactical_only
+        if checked and self.roll(self.tq[u], "TQ check to move faster than Tactical") < combat.SUCCESS:
+            self.events.append(ev.Note(f"{self.UNIT_NAMES[u]} fails its TQ check: Tactical move only"))
+            self.tactical_only = 1
+            return  # the same decision again, Tactical destinations only
+        if self.move_reaction:
+            self._do_move(u, dest, rapid)
+            self.rmoves[u] += 1
+            self.reacted[u] = 1
+            self.mover = -1
+            self.move_reaction = self.tactical_only = 0
+            self._auto(ST_RESOLVE)
+            return
+        self.hidden[u] = 0  # "They remain Hidden so long as they do not move or fire."
+        self.win_kind = W_MOVE
+        self.win_dest = dest
+        self.targets = []
+        self._open_window()
+
+    def _do_move(self, u: int, dest: int, rapid: bool) -> None:
+        here = self.pos[u]
+        self.events.append(ev.UnitMoved(self.UNIT_NAMES[u], self.point_name(here), self.point_name(dest), rapid))
+        self.moved[u] = max(self.moved[u], 2 if rapid else 1)
+        self.excellent[u] = 0
+        self.in_cover[u] = 0
+        self.hidden[u] = 0
+        self.pos[u] = dest
+        if self.pilot_unit == u:
+            self._pilot_follows(u, dest)
+        if dest < 0 or not self.active(u):
+            return
+        dist = self.sc.table.dist[dest]
+        for t in range(self.NUM_UNITS):
+            if self.hidden[t] and self.pos[t] == dest and self.UNIT_SIDE[t] != self.UNIT_SIDE[u]:
+                self.hidden[t] = 0
+                self.events.append(ev.Note(f"{self.UNIT_NAMES[u]} runs into hidden {self.UNIT_NAMES[t]}"))
+        side = self.UNIT_SIDE[u]
+        if self.sc.pilot is not None and side == self.sc.pilot.side:
+            self._pilot_contact(u, dest, dist)
+        elif self.capture_on and side == self.sc.capture_side:
+            self._capture(u, dist)

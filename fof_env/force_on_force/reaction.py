@@ -1,0 +1,212 @@
+"""The reaction window: who may react to a declared move or fire, the Overwatch shots at interrupters,
+the reaction tests and the order of resolution, return fire (000 "Can more than one unit interrupt ...")."""
+
+from __future__ import annotations
+
+from fof_env.force_on_force import combat
+from fof_env.force_on_force import events as ev
+from fof_env.force_on_force.constants import (
+    D_DECLARE,
+    D_OW,
+    D_RETURN,
+    D_TARGET,
+    R_ACTOR,
+    R_INT_FIRE,
+    R_INT_MOVE,
+    R_OW,
+    R_RETURN,
+    ROLE_NAMES,
+    ST_AFTER_WINDOW,
+    ST_DECLARE,
+    ST_END_ACTIVATION,
+    ST_OW,
+    ST_RESOLVE,
+    ST_RETURNS,
+    ST_ROLL,
+    W_FIRE,
+    W_MOVE,
+)
+
+
+class ReactionWindow:
+    """Mixin of :class:`~fof_env.force_on_force.state.ForceOnForceState` (see the module docstring)."""
+
+    __slots__ = ()
+
+    def _declare_choices(self, r: int) -> list[int]:
+        out = [self.PASS]
+        if self._may_fire_at_actor(r):
+            out.append(self.INT_FIRE)
+        if self.UNIT_SIDE[r] != self.initiative and not self.rmoves[r] and not self.failed[r]:
+            out.append(self.INT_MOVE)  # "Reaction movement only once per turn"; Overwatch units may not move
+        return out
+
+    def _may_fire_at_actor(self, r: int) -> bool:
+        if self.fire_capacity(r) <= 0:
+            return False
+        los = self.sc.table.los[self.pos[r]]
+        if los[self.pos[self.actor]]:
+            return True
+        return self.win_kind == W_MOVE and self.win_dest >= 0 and bool(los[self.win_dest])
+
+    def _ow_targets(self, o: int) -> list[int]:
+        los = self.sc.table.los[self.pos[o]]
+        out = []
+        for r, role, _t, _a in self.entries:
+            if role != R_ACTOR and self.UNIT_SIDE[r] != self.UNIT_SIDE[o] and r not in out and los[self.pos[r]]:
+                out.append(r)
+        return sorted(out)
+
+    def _on_declare(self, action: int) -> None:
+        r = self.queue.pop(0)
+        if action != self.PASS:
+            ambush = 0
+            if self.hidden[r]:
+                self.hidden[r] = 0  # declaring fire or a move gives the position away
+                ambush = 1 if action == self.INT_FIRE else 0
+            if action == self.INT_FIRE:
+                self.entries.append((r, R_RETURN if r in self.targets else R_INT_FIRE, self.actor, ambush))
+            else:
+                self.entries.append((r, R_INT_MOVE, -1, 0))
+        self._auto(ST_DECLARE)
+
+    def _on_ow(self, action: int) -> None:
+        o = self.queue.pop(0)
+        if action != self.PASS:
+            self.entries.append((o, R_OW, action - self.UNIT0, 0))
+        self._auto(ST_OW)
+
+    def _on_return(self, action: int) -> None:
+        f, t = self.ret_queue.pop(0)
+        if action == self.INT_FIRE:
+            self._fire(t, [(f, self.shooting_figures(t), self.usable_support(t))], returning=True)
+        self._auto(ST_RETURNS)
+
+    def _open_window(self) -> None:
+        """The actor has declared a move or fire: queue every unit that may react to it."""
+        a = self.actor
+        # "A Hidden unit may open fire ... If it rolls a 4+, it automatically fires first."
+        ambush = 1 if self.hidden[a] and self.win_kind == W_FIRE else 0
+        self.hidden[a] = 0
+        self.entries = [(a, R_ACTOR, self.targets[0] if self.targets else -1, ambush)]
+        self.exchanged = []
+        react_side = self.UNIT_SIDE[a] ^ 1
+        queue = []
+        for r in self.SIDE_UNITS[react_side]:
+            if not self.active(r) or self.pinned[r]:
+                continue
+            if r in self.targets:
+                queue.append(r)  # a target may always defend itself by firing back
+            elif react_side == self.initiative:
+                if self.overwatch[r]:
+                    queue.append(r)  # Overwatch "may also fire during the non-initiative player's portion"
+            elif not self.failed[r]:
+                queue.append(r)  # "non-initiative units that have not rolled less than a 4"
+        self.queue = queue
+        self._auto(ST_DECLARE)
+
+    def _st_declare(self) -> None:
+        while self.queue:
+            if len(self._declare_choices(self.queue[0])) > 1:
+                self.kind = D_DECLARE
+                return
+            self.queue.pop(0)
+        # initiative Overwatch units "may only react to non-initiative interrupting units"
+        if self.UNIT_SIDE[self.actor] == self.initiative and len(self.entries) > 1:
+            self.queue = [
+                o
+                for o in self.SIDE_UNITS[self.initiative]
+                if self.overwatch[o] and self.active(o) and not self.pinned[o] and self.fire_capacity(o) > 0
+            ]
+            self.step = ST_OW
+        else:
+            self.step = ST_ROLL
+
+    def _st_ow(self) -> None:
+        while self.queue:
+            if self._ow_targets(self.queue[0]):
+                self.kind = D_OW
+                return
+            self.queue.pop(0)
+        self.step = ST_ROLL
+
+    def _st_roll(self) -> None:
+        """Everyone involved rolls one TQ die; order high to low (000 "Can more than one unit ...")."""
+        entries = self.entries
+        self.qi = 0
+        self.step = ST_RESOLVE
+        if len(entries) == 1:
+            return
+        ranked = []
+        for idx, (u, role, target, ambush) in enumerate(entries):
+            die = self.roll(self.tq[u], f"reaction test of {self.UNIT_NAMES[u]}")
+            side = self.UNIT_SIDE[u]
+            modified = die + self.amped[side] - (1 if self.full and self.moved[u] == 2 else 0)
+            passed = modified >= combat.SUCCESS
+            self.events.append(ev.ReactionTest(self.UNIT_NAMES[u], ROLE_NAMES[role], die, modified, passed))
+            if die == 1 and self.fow_on:
+                self._fog_of_war(side)
+            if not passed and side != self.initiative and role in (R_INT_FIRE, R_INT_MOVE):
+                self.failed[u] = 1  # "If the non-initiative unit rolls less than a 4, no interruption"
+                continue
+            first = 1 if ambush and passed else 0  # "If it rolls a 4+, it automatically fires first."
+            init = 1 if side == self.initiative else 0
+            ranked.append(((first, passed, modified if passed else 0, init, -idx), (u, role, target, ambush)))
+        ranked.sort(key=lambda item: item[0], reverse=True)
+        self.entries = [e for _, e in ranked]
+
+    def _st_resolve(self) -> None:
+        if self.qi >= len(self.entries):
+            self.step = ST_AFTER_WINDOW
+            return
+        u, role, target, _ambush = self.entries[self.qi]
+        if role == R_INT_MOVE:
+            if self.active(u) and not self.pinned[u]:
+                self._ask_move(u, reaction=True)
+                self.qi += 1
+            else:
+                self.qi += 1
+            return
+        self.qi += 1
+        if not self.active(u) or self.pinned[u]:
+            return  # wiped out or pinned: "may conduct no further actions until the end of the turn"
+        if role == R_ACTOR:
+            if self.win_kind == W_MOVE:
+                self._do_move(u, self.win_dest, self._is_rapid(u, self.win_dest))
+            else:
+                self._actor_fire(u)
+        elif self.can_shoot_at(u, target):
+            self._fire(u, [(target, self.shooting_figures(u), self.usable_support(u))])
+            if self.UNIT_SIDE[u] != self.initiative:
+                self.reacted[u] = 1
+        if self.ret_queue:
+            self.step = ST_RETURNS
+
+    def _shot_queued(self, t: int, s: int) -> bool:
+        """Whether unit ``t`` still has a shot at ``s`` to come in this window."""
+        for u, role, target, _ambush in self.entries[self.qi :]:
+            if u != t or role == R_INT_MOVE:
+                continue
+            if target == s or (role == R_ACTOR and self.win_kind == W_FIRE and s in self.targets):
+                return True
+        return False
+
+    def _st_returns(self) -> None:
+        """Units fired on may fire back at the firer, once per exchange (rulings.md)."""
+        while self.ret_queue:
+            f, t = self.ret_queue[0]
+            if self.can_shoot_at(t, f):
+                self.kind = D_RETURN
+                return
+            self.ret_queue.pop(0)
+        self.step = ST_RESOLVE
+
+    def _st_after_window(self) -> None:
+        a = self.actor
+        self.entries = []
+        may_fire = self.win_kind == W_MOVE and self.active(a) and not self.pinned[a]
+        if may_fire and self.fire_capacity(a) > 0 and self.fire_targets(a):
+            self.after_move = 1
+            self.kind = D_TARGET  # "move then shoot"
+            return
+        self.step = ST_END_ACTIVATION

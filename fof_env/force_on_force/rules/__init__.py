@@ -1,0 +1,1 @@
+"""Scenario rule modules: rules that cannot be data, switched on by a scenario's ``rules`` block."""

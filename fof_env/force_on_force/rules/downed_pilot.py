@@ -1,0 +1,89 @@
+"""Scenario rule module ``downed_pilot`` (000, "Lost & Found" "Special Rules"): a pilot the scenario's
+rescuing side must find and escort off its edge. Contact when a unit of that side comes within 1" of
+him; he moves with the unit he is with and may be handed to another unit nearby; if that unit is
+wiped out he flees to cover away from the nearest enemy; VP for contact and for the escort, and an
+automatic victory for the other side if he is still on the table at the deadline.
+
+The module's state lives in the state's slots ``pilot_pos``, ``pilot_unit``, ``contact`` and
+``pilot_exit`` (all inert, -1 / 0, in a scenario without the rule); its settings are
+``state.sc.pilot`` (:class:`~fof_env.force_on_force.game.PilotRule`)."""
+
+from __future__ import annotations
+
+from fof_env.force_on_force import events as ev
+from fof_env.force_on_force.constants import (
+    CONTACT_IN,
+    D_ACTION,
+)
+
+
+class DownedPilot:
+    """Mixin of :class:`~fof_env.force_on_force.state.ForceOnForceState` (see the module docstring)."""
+
+    __slots__ = ()
+
+    def _handoff_targets(self) -> list[int]:
+        u = self.actor
+        dist = self.sc.table.dist[self.pos[u]]
+        return [
+            t
+            for t in self.SIDE_UNITS[self.sc.pilot.side]
+            if t != u and self.active(t) and dist[self.pos[t]] <= CONTACT_IN + 1e-9
+        ]
+
+    def _on_handoff(self, action: int) -> None:
+        t = action - self.UNIT0
+        self.pilot_unit = t
+        self.pilot_pos = self.pos[t]
+        self.events.append(ev.Note(f"pilot handed off from {self.UNIT_NAMES[self.actor]} to {self.UNIT_NAMES[t]}"))
+        self.kind = D_ACTION
+
+    def _pilot_flees(self) -> None:
+        """ "If a unit the pilot is with is wiped out, the pilot will move to the nearest cover
+        that takes him away from the nearest Taliban unit" (the nearest enemy unit in sight)."""
+        self.pilot_unit = -1
+        table = self.sc.table
+        here = self.pilot_pos
+        hunters = self.SIDE_UNITS[1 - self.sc.pilot.side]
+        enemies = [self.pos[t] for t in hunters if self.active(t) and not self.hidden[t]]
+        if not enemies:
+            return
+        threat = min(enemies, key=lambda p: (table.dist[here][p], p))
+        away = table.dist[here][threat]
+        best = -1
+        for p in range(self.NUM_POINTS):
+            if not table.terrain_cover[p] or table.dist[p][threat] <= away:
+                continue
+            if best < 0 or table.dist[here][p] < table.dist[here][best]:
+                best = p
+        if best >= 0:
+            self.pilot_pos = best
+            self.events.append(
+                ev.Note(f"the pilot's unit is wiped out: he moves to cover at {table.name(best)}")
+            )
+
+    def _pilot_follows(self, u: int, dest: int) -> None:
+        """The pilot moves with the unit he is with; off its edge, he is escorted out (VP)."""
+        self.pilot_pos = dest
+        if dest < 0:
+            self.pilot_exit = self.turn
+            self.pilot_unit = -1
+            self.events.append(ev.Note(f"{self.UNIT_NAMES[u]} escorts the pilot off the table in turn {self.turn}"))
+
+    def _pilot_contact(self, u: int, dest: int, dist) -> None:
+        """A rescuing unit arriving within 1" of the pilot (on his point or the next) takes him along."""
+        if self.pilot_unit < 0 and self.pilot_pos >= 0 and dist[self.pilot_pos] <= CONTACT_IN + 1e-9:
+            self.pilot_unit = u
+            self.pilot_pos = dest  # "The pilot can be moved as part of that fireteam."
+            if not self.contact:
+                self.contact = 1
+                self.events.append(ev.Note(f"{self.UNIT_NAMES[u]} makes contact with the pilot"))
+
+    def _pilot_vp(self) -> int:
+        """000: "makes contact with pilot = 3 VP", "escorts the pilot off table prior to Turn 6 = 10 VP",
+        "by end of Turn 8 = 7 VP" (the numbers from the scenario's settings)."""
+        rule = self.sc.pilot
+        vp = rule.contact_vp if self.contact else 0
+        if self.pilot_exit:
+            vp += rule.early_escort_vp if self.pilot_exit < rule.early_escort_before_turn else rule.escort_vp
+        return vp

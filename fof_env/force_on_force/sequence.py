@@ -1,0 +1,262 @@
+"""The turn sequence of Force on Force: set-up, turn start, Overwatch declaration, unit selection,
+the activation's actions, the end of portions and turns (000 "FORCE ON FORCE TURN SEQUENCE")."""
+
+from __future__ import annotations
+
+from fof_env.force_on_force import combat
+from fof_env.force_on_force import events as ev
+from fof_env.force_on_force.constants import (
+    D_ACTION,
+    D_AIRSTRIKE,
+    D_ATTACH,
+    D_DEPLOY,
+    D_HANDOFF,
+    D_HIDE,
+    D_OVERWATCH,
+    D_SELECT,
+    D_TARGET,
+    OK,
+    ST_END_ACTIVATION,
+    ST_END_TURN,
+    ST_OVERWATCH,
+    ST_SELECT,
+    ST_SETUP,
+    ST_TURN_START,
+    TACTICAL_IN,
+    TERMINAL,
+)
+
+
+class TurnSequence:
+    """Mixin of :class:`~fof_env.force_on_force.state.ForceOnForceState` (see the module docstring)."""
+
+    __slots__ = ()
+
+    def _deploy_points(self, u: int) -> list[int]:
+        return list(self.sc.deploy_points[u])
+
+    def _overwatch_candidates(self) -> list[int]:
+        out = [
+            u
+            for u in self.SIDE_UNITS[self.initiative]
+            if self.active(u) and not self.overwatch[u] and not self.pinned[u]
+        ]
+        if self.first_fire:  # keep a unit free to open fire (R11)
+            shooters = [u for u in out if self.fire_capacity(u) > 0 and self.fire_targets(u)]
+            if len(shooters) == 1:
+                out.remove(shooters[0])
+        return out
+
+    def _selectable(self) -> list[int]:
+        out = []
+        for u in self.SIDE_UNITS[self.initiative ^ self.portion]:
+            if not self.active(u) or self.activated[u] or self.pinned[u]:
+                continue
+            if self.overwatch[u] if self.portion == 0 else self.reacted[u]:
+                continue
+            if self.first_fire and not (self.fire_capacity(u) > 0 and self.fire_targets(u)):
+                continue
+            out.append(u)
+        return out
+
+    def _action_choices(self) -> list[int]:
+        u = self.actor
+        if self.first_fire:
+            return [self.FIRE]
+        out = [self.MOVE]
+        if self.fire_capacity(u) > 0 and self.fire_targets(u):
+            out.append(self.FIRE)
+        out.append(self.HOLD)
+        free = self.free_used
+        if self.ambush_on and self.UNIT_SIDE[u] != self.sc.ambush_side and not free & 1:
+            out.append(self.SPOT)
+        if (
+            not free & 2
+            and self.casualties_carried(u)
+            and self.effective(u) >= 2
+            and self.can_exit(u, TACTICAL_IN)
+        ):
+            out.append(self.ESCORT)
+        if not free & 4 and self.pilot_unit == u and self._handoff_targets():
+            out.append(self.HANDOFF)
+        return out
+
+    def _on_deploy(self, action: int) -> None:
+        u = self.queue.pop(0)
+        self.pos[u] = action
+        self.events.append(ev.UnitMoved(self.UNIT_NAMES[u], "off table", self.point_name(action), False))
+        self._auto(ST_SETUP)
+
+    def _on_hide(self, action: int) -> None:
+        if action == self.PASS:
+            self.setup_stage += 1
+        else:
+            self.hidden[action - self.UNIT0] = 1
+        self._auto(ST_SETUP)
+
+    def _on_attach(self, action: int) -> None:
+        u = action - self.UNIT0
+        self.leader_unit = u
+        self.figs[u][OK] += 1
+        self.events.append(ev.Note(f"squad leader attached to {self.UNIT_NAMES[u]}"))
+        self._auto(ST_SETUP)
+
+    def _on_overwatch(self, action: int) -> None:
+        if action == self.PASS:
+            self.portion = 0
+            self._auto(ST_SELECT)
+        else:
+            self.overwatch[action - self.UNIT0] = 1
+            self._auto(ST_OVERWATCH)
+
+    def _on_select(self, action: int) -> None:
+        if action == self.PASS:
+            self._end_portion()
+            return
+        self.actor = action - self.UNIT0
+        self.free_used = 0
+        self.kind = D_ACTION
+
+    def _on_action(self, action: int) -> None:
+        u = self.actor
+        if action == self.MOVE:
+            self._ask_move(u, reaction=False)
+        elif action == self.FIRE:
+            self.after_move = 0
+            self.kind = D_TARGET
+        elif action == self.HOLD:
+            exposed = self.full and self.sc.table.exposed[self.pos[u]]
+            if exposed and self.roll(self.tq[u], "quality check to get In Cover") >= combat.SUCCESS:
+                self.in_cover[u] = 1
+            self._auto(ST_END_ACTIVATION)
+        elif action == self.SPOT:
+            self.free_used |= 1
+            self._spot(u)
+        elif action == self.ESCORT:
+            self.free_used |= 2
+            self._escort(u)
+        else:  # self.HANDOFF
+            self.free_used |= 4
+            self.kind = D_HANDOFF
+
+    def _st_setup(self) -> None:
+        """One step of the scenario's set-up (``deployment``: each side deploys its units on their
+        zones, the ambushing side hides, an attachment joins a unit), then turn 1 begins."""
+        steps = self.sc.deployment
+        stage = self.setup_stage
+        if stage < len(steps):
+            step = steps[stage][1]
+            if step == "deploy":
+                if self.queue:
+                    self.kind = D_DEPLOY
+                    return
+            elif step == "hide":  # Ambush: "any of his units starting in the woods are Hidden"
+                if self.ambush_on and self._hide_candidates():
+                    self.kind = D_HIDE
+                    return
+            elif self.leader_unit < 0 and self.sc.attachment is not None:  # the squad leader joins a team
+                self.kind = D_ATTACH
+                return
+            self.setup_stage = stage + 1
+            self._enter_setup_step()
+            return
+        self.turn = 1
+        self.initiative = self.sc.first_initiative
+        self.first_fire = 1 if self.sc.first_fire_side == self.initiative else 0
+        self.events.append(ev.TurnStarted(1, self.SIDES[self.initiative]))
+        self.step = ST_OVERWATCH
+
+    def _enter_setup_step(self) -> None:
+        """Queue the units a ``deploy`` step sets up: its side's units not yet on the table."""
+        stage = self.setup_stage
+        if stage < len(self.sc.deployment) and self.sc.deployment[stage][1] == "deploy":
+            side = self.sc.deployment[stage][0]
+            self.queue = [u for u in self.SIDE_UNITS[side] if self.figs[u][OK] and self.pos[u] < 0]
+
+    def _st_turn_start(self) -> None:
+        self.turn += 1
+        self._roll_initiative()
+        self.events.append(ev.TurnStarted(self.turn, self.SIDES[self.initiative]))
+        self._check_casualties()
+        if self.sc.airstrike and self.pilot_pos >= 0:  # the pilot is never injured: always effective (R33)
+            self.kind = D_AIRSTRIKE
+        else:
+            self.step = ST_OVERWATCH
+
+    def _st_overwatch(self) -> None:
+        if self._overwatch_candidates():
+            self.kind = D_OVERWATCH
+        else:
+            self.portion = 0
+            self.step = ST_SELECT
+
+    def _st_select(self) -> None:
+        if self.first_fire and self.portion == 0 and not self._selectable():
+            self.first_fire = 0  # nobody can open fire: the restriction lapses (rulings.md)
+        if self._selectable():
+            self.kind = D_SELECT
+        else:
+            self._end_portion()
+
+    def _end_portion(self) -> None:
+        self.first_fire = 0
+        if self.portion == 0:
+            self.portion = 1
+            self._auto(ST_SELECT)
+        else:
+            self._auto(ST_END_TURN)
+
+    def _st_end_activation(self) -> None:
+        if self.actor >= 0:
+            self.activated[self.actor] = 1
+        self._clear_context()
+        self.step = ST_SELECT
+
+    def _clear_context(self) -> None:
+        """Forget the finished activation, so equal positions give equal states."""
+        self.actor = self.mover = -1
+        self.free_used = self.move_reaction = self.tactical_only = self.after_move = 0
+        self.targets = []
+        self.entries = []
+        self.exchanged = []
+        self.split_counts = []
+        self.split_alloc = []
+        self.win_kind = 0
+        self.win_dest = -1
+        self.qi = 0
+
+    def _st_end_turn(self) -> None:
+        """End Phase: pins, Overwatch and lost firepower recover (000 turn sequence)."""
+        for name in ("activated", "moved", "fires", "rmoves", "failed", "reacted", "pinned", "overwatch",
+                     "in_cover", "mad"):  # fmt: skip
+            setattr(self, name, [0] * self.NUM_UNITS)
+        pilot = self.sc.pilot
+        if pilot is not None and self.turn >= pilot.deadline_turn and self.pilot_pos >= 0:
+            self.auto_win = 1  # "Pilot still on table at end of Turn 8: VICTORY!"
+            self.events.append(ev.Note(f"the pilot is still on the table at the end of turn {self.turn}"))
+            self._finish()
+        elif self.turn >= self.sc.turns:
+            self._finish()
+        else:
+            self.step = ST_TURN_START
+
+    def _roll_initiative(self) -> None:
+        """Half the active units (rounded down) in Initiative dice; most 4+ wins; tie: last holder."""
+        counts = []
+        for side in (0, 1):
+            n = sum(1 for u in self.SIDE_UNITS[side] if self.active(u)) // 2
+            die = self.sc.sides[side].initiative_die
+            counts.append(
+                sum(1 for _ in range(n) if self.roll(die, f"{self.SIDES[side]} initiative") >= combat.SUCCESS)
+            )
+        if counts[0] != counts[1]:
+            self.initiative = 0 if counts[0] > counts[1] else 1
+
+    def _finish(self) -> None:
+        """End of the scenario: casualties not yet assessed are assessed now (rulings.md)."""
+        self._check_casualties(final=True)
+        vp = self.victory_points()
+        names = [side.name for side in self.sc.sides]
+        auto = f" ({names[1 - self.sc.pilot.side]} automatic victory)" if self.auto_win else ""
+        self.events.append(ev.Note(f"scenario over: {names[0]} {vp[0]} VP, {names[1]} {vp[1]} VP{auto}"))
+        self.kind = TERMINAL
