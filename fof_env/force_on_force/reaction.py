@@ -53,17 +53,17 @@ class ReactionWindow:
         los = self.sc.table.los[self.pos[o]]
         out = []
         for r, role, _t, _a in self.entries:
-            if role != R_ACTOR and self.UNIT_SIDE[r] != self.UNIT_SIDE[o] and r not in out and los[self.pos[r]]:
+            if (role != R_ACTOR and self.UNIT_SIDE[r] != self.UNIT_SIDE[o] and r not in out and not self.hidden[r]
+                    and los[self.pos[r]]):  # fmt: skip
                 out.append(r)
         return sorted(out)
 
     def _on_declare(self, action: int) -> None:
         r = self.queue.pop(0)
         if action != self.PASS:
-            ambush = 0
-            if self.hidden[r]:
-                self.hidden[r] = 0  # declaring fire or a move gives the position away
-                ambush = 1 if action == self.INT_FIRE else 0
+            # a Hidden unit stays Hidden until it really fires or moves (000 "They remain Hidden so long
+            # as they do not move or fire"): one that fails its reaction test did neither (R27)
+            ambush = 1 if self.hidden[r] and action == self.INT_FIRE else 0
             if action == self.INT_FIRE:
                 self.entries.append((r, R_RETURN if r in self.targets else R_INT_FIRE, self.actor, ambush))
             else:

@@ -82,9 +82,10 @@ def test_hidden_unit_revealed_by_firing():
     assert s.legal_action_strings() == ["pass", "interrupt_fire", "interrupt_move"]
 
 
-def test_hidden_unit_revealed_by_declaring_an_interrupt():
-    """000_294bccfd88f0ebda.txt: "They remain Hidden so long as they do not move or fire." R27: declaring
-    an interrupt gives the position away, whatever the reaction test says."""
+def test_a_hidden_unit_that_fails_its_reaction_test_stays_hidden():
+    """000_294bccfd88f0ebda.txt: "They remain Hidden so long as they do not move or fire." R27: tal.2
+    declares an interrupt, fails its reaction test and so neither moves nor fires: it stays Hidden (and
+    usmc.A's Overwatch partner could not have fired at it)."""
     s = ambush({"tal.2": hidden(EDGE), "usmc.A": plain("x07y11")})
     s.apply("usmc.A")
     s.apply("move")
@@ -92,8 +93,23 @@ def test_hidden_unit_revealed_by_declaring_an_interrupt():
     assert s.decision_kind == "declare_interrupt" and s.decision.context["unit"] == "tal.2"
     script(s, [6, 2])  # usmc.A 6; tal.2 2: it fails and does nothing
     s.apply("interrupt_move")
-    assert s.hidden[uid("tal.2")] == 0 and s.failed[uid("tal.2")] == 1
+    assert s.hidden[uid("tal.2")] == 1 and s.failed[uid("tal.2")] == 1
     assert order(s) == ["move usmc.A"]
+    assert not s.visible_to(uid("tal.2"), 1)
+
+
+def test_a_hidden_unit_that_passes_and_moves_is_revealed():
+    """000_294bccfd88f0ebda.txt: "They remain Hidden so long as they do not move or fire": the same
+    interrupt passing its test (5 v the Marines' 3) moves, and the move gives it away."""
+    s = ambush({"tal.2": hidden(EDGE), "usmc.A": plain("x07y11")})
+    s.apply("usmc.A")
+    s.apply("move")
+    s.apply("x09y11")
+    script(s, [3, 5])
+    s.apply("interrupt_move")
+    assert s.decision_kind == "move_target" and s.hidden[uid("tal.2")] == 1  # not yet: it has not moved
+    s.apply("x21y11")
+    assert s.hidden[uid("tal.2")] == 0 and order(s)[0] == "move tal.2"
 
 
 def test_hidden_unit_that_passes_fires_first_from_ambush():
