@@ -26,8 +26,9 @@ class FireResolution:
         return max(0, self.effective(u) - self.medic[u])
 
     def usable_support(self, u: int) -> list[int]:
-        """Support weapons in use: one per effective figure, best first (rulings.md)."""
-        return list(self.support[u][: self.effective(u)])
+        """Support weapons in use: one per figure that shoots, best first (rulings.md R29: a Corpsman
+        "cannot shoot", so he works no support weapon either)."""
+        return list(self.support[u][: self.shooting_figures(u)])
 
     def _support_dice(self, u: int, weapons: list[int]) -> int:
         m = self.moved[u]
@@ -61,9 +62,10 @@ class FireResolution:
             return 0
         moved = self.moved[u]
         dice = 0
-        for cls in self.support[u][:eff]:  # a class's dice equal its number (light 1 ...)
+        shooters = max(0, eff - self.medic[u])
+        for cls in self.support[u][:shooters]:  # a class's dice equal its number (light 1 ...)
             dice += (0 if moved == 2 else 1) if moved and self.full and cls >= combat.MEDIUM else cls
-        raw = max(0, eff - self.medic[u]) + dice + self.mad[u]
+        raw = shooters + dice + self.mad[u]
         return max(0, min(combat.FIREPOWER_CAP, raw) - self._penalties(u))
 
     def attack_firepower(self, u: int, t: int, figures: int, weapons: list[int], first: bool = True) -> int:

@@ -351,6 +351,19 @@ def test_fog_3_medic_cannot_shoot():
     assert fog_events(s)[-1] == (3, "medic_usmc", "usmc.B")
 
 
+def test_fog_3_a_corpsman_works_no_support_weapon():
+    """000_294bccfd88f0ebda.txt: "Choose one figure; for the remainder of the game, that figure cannot
+    shoot". R29: support weapons go one per figure that shoots, so of two effective figures with two
+    light support weapons, the Corpsman's weapon falls silent: 1 gunner + 1 weapon die =
+    2 dice, not 2 + 2 (quick rules, unmoved)."""
+    s = fog(3, extra={"usmc.B": unit(STILL, 2, support=["light", "light"])})
+    b = uid("usmc.B")
+    assert s.fire_capacity(b) == 4
+    s.apply("usmc.B")
+    assert s.shooting_figures(b) == 1 and s.usable_support(b) == [1]
+    assert s.fire_capacity(b) == 2
+
+
 def test_fog_3_medic_adds_one_to_casualty_rolls_within_one_inch():
     """000_294bccfd88f0ebda.txt: "if it is within 1" of a casualty when assessing casualties, add +1 to the
     die roll (e.g., a roll of 4 = 5, changing a serious wound into a light wound)." and "On a 2 or 3, the
