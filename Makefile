@@ -9,7 +9,7 @@ PIP := $(VENV)/bin/pip
 STAMP := $(VENV)/.stamp
 TORCH_PIN := torch==2.13.0
 
-.PHONY: venv test lint demo fuzz bench mutate golden strength train-shipped clean
+.PHONY: venv test lint demo fuzz bench loadtest mutate golden strength train-shipped clean
 
 venv: $(STAMP)
 
@@ -35,10 +35,16 @@ demo: $(STAMP)
 fuzz: $(STAMP)
 	$(PY) -m evaluation.fuzz --game strike_force_one --games 10000
 	$(PY) -m evaluation.fuzz --game lost_and_found --games 5000
+	$(PY) -m evaluation.fuzz --game fubar_lost_and_found --games 5000 --json-every 10
+	$(PY) -m evaluation.fuzz --game fubar_village_patrol --games 5000 --json-every 10
 	$(PY) -m evaluation.position_fuzz --positions 5000
 
 bench: $(STAMP)
 	$(PY) -m evaluation.bench
+
+# 50 concurrent games with bots against a local fof serve: p50/p99 latency of play and bot moves.
+loadtest: $(STAMP)
+	$(VENV)/bin/fof loadtest --games 50 --duration 30
 
 # Mutation testing of the rules packages (about 15 minutes on 2 cores): 40 sampled mutants per
 # package plus the curated ones; prints the score per package and the survivors (docs/mutation.md).
@@ -72,7 +78,7 @@ clean:
 	rm -rf $(VENV)
 
 # RLlib: `ray[rllib]` pins its own gymnasium (1.2.2 for ray 2.60), so it gets its own venv,
-# which `make test` never needs. Runs tests_rllib/ (PPO with RLlib's action-masking RLModule,
+# which `make test` never needs. Runs tests/rllib/ (PPO with RLlib's action-masking RLModule,
 # the README's RLlib recipe) and the env and integration tests under that gymnasium.
 .PHONY: test-rllib
 RLLIB_VENV := .venv-rllib
@@ -89,5 +95,5 @@ $(RLLIB_STAMP): pyproject.toml
 	touch $(RLLIB_STAMP)
 
 test-rllib: $(RLLIB_STAMP)
-	$(RLLIB_PY) -m pytest -p no:cacheprovider tests_rllib
+	FOF_RLLIB_TESTS=1 $(RLLIB_PY) -m pytest -p no:cacheprovider tests/rllib
 	$(RLLIB_PY) -m pytest -n 2 -p no:cacheprovider tests/envs tests/integrations

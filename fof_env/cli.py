@@ -14,7 +14,9 @@ Found); a side left out is played by ``heuristic`` where the game has one, else
 by ``random``. A side played by ``human`` is asked for each of its decisions at
 a prompt: the decision, its context and the legal actions are shown as canonical
 strings (``sov.A``, ``0504``, ``pass``, ``resolve``; ``tal.1``, ``x19y07``,
-``move``, ``n2`` ...); type one of them, or ``help``, ``map``, ``legal`` or ``quit``.
+``move``, ``n2`` ...); type one of them or its number, or ``help``, ``map``, ``legal``,
+``undo``, ``save PATH``, ``pass-all`` or ``quit`` (``fof_env/app/play.py``). A side may also be
+any agent spec of ``fof evaluate`` (``mcts:200``, ``ppo:PATH``); ``--resume RECORD`` continues a game.
 """
 
 from __future__ import annotations
@@ -26,12 +28,9 @@ import importlib
 import os
 import sys
 import textwrap
-from collections.abc import Callable
 from typing import Any, TextIO
 
-from fof_env.core.dice import check_seed
 from fof_env.core.errors import OptionError, PositionError
-from fof_env.core.files import check_writable_file, write_text_atomic
 from fof_env.core.options import parse_assignments
 from fof_env.core.registry import list_games, make_game
 
@@ -112,112 +111,6 @@ def _wrap_legal(label: str, strings: list[str], width: int = 100) -> str:
         break_long_words=False,
         break_on_hyphens=False,
     )
-
-
-class QuitGame(Exception):
-    """A human player left the game (``quit`` or end of input)."""
-
-
-class HumanAgent:
-    """An agent that asks a person at a prompt; re-prompts on bad input, never loses the game."""
-
-    def __init__(
-        self,
-        game,
-        player: int,
-        seed: int | None = None,
-        *,
-        input_fn: Callable[[str], str] | None = None,
-        out: TextIO | None = None,
-    ):
-        self.game = game
-        self.player = player
-        self.side = game.player_names[player]
-        self._input = input_fn
-        self._out = out
-        self.help_text, self.decision_help = GAME_HELP.get(game.name, (_GENERIC_HUMAN_HELP, {}))
-        self.picture: Callable[[], str] | None = None  # set by ``fof play``: the player's own view
-
-    def __repr__(self) -> str:
-        return "human"
-
-    @property
-    def out(self) -> TextIO:
-        return self._out if self._out is not None else sys.stdout
-
-    def _print(self, text: str = "") -> None:
-        print(text, file=self.out)
-
-    def _read(self, prompt: str) -> str:
-        try:
-            return (self._input or input)(prompt)
-        except (EOFError, KeyboardInterrupt):
-            raise QuitGame from None
-
-    def show_decision(self, state) -> None:
-        d = state.decision
-        ctx = {k: v for k, v in d.context.items()}
-        where = []
-        for key in ("turn", "phase"):
-            if key in ctx:
-                where.append(f"{key} {ctx.pop(key)}")
-        self._print(f"[{self.side}] {', '.join(where)}: decision {d.kind}")
-        if d.kind in self.decision_help:
-            self._print(f"  ({self.decision_help[d.kind]})")
-        if ctx:
-            self._print("  context: " + ", ".join(f"{k}={_fmt(v)}" for k, v in ctx.items()))
-        self._print(_wrap_legal("  legal: ", state.legal_action_strings()))
-
-    def _legal_line(self, state) -> str:
-        return _wrap_legal("Legal: ", state.legal_action_strings())
-
-    def _parse(self, state, text: str) -> int:
-        """The action ``text`` names (as typed, else in lower case: 'PASS', 'X19Y07'); ValueError if none."""
-        try:
-            return state.str_to_action(text)
-        except ValueError as first:
-            if text.lower() != text:
-                with contextlib.suppress(ValueError):
-                    return state.str_to_action(text.lower())
-            raise first
-
-    def act(self, state) -> int:
-        self.show_decision(state)
-        legal = state.legal_actions()
-        while True:
-            text = self._read(f"{self.side}> ").strip()
-            low = text.lower()
-            if not text:
-                self._print("Please type an action (or 'help').")
-                continue
-            if low in ("quit", "exit", "q"):
-                raise QuitGame
-            if low in ("help", "?", "h"):
-                self._print(self.help_text)
-                kind = state.decision.kind
-                if kind in self.decision_help:
-                    self._print(f"Now: {kind}: {self.decision_help[kind]}.")
-                self._print(self._legal_line(state))
-                continue
-            if low in ("map", "board", "show"):
-                self._print(self.picture() if self.picture is not None else str(state))
-                continue
-            if low in ("legal", "list", "moves"):
-                self._print(self._legal_line(state))
-                continue
-            try:
-                action = self._parse(state, text)
-            except ValueError as exc:
-                self._print(f"Not understood: {exc}")
-                self._print(self._legal_line(state) + "   (type 'help' for help)")
-                continue
-            if action not in legal:
-                self._print(
-                    f"Illegal: {text!r} is not a legal action for decision {state.decision.kind!r} now."
-                )
-                self._print(self._legal_line(state) + "   (type 'help' for help)")
-                continue
-            return action
 
 
 def _fmt(value: Any) -> str:
@@ -305,7 +198,7 @@ def default_kind(game) -> str:
 # Modules that add subcommands: each has ``add_parsers(subparsers)``, which gives every
 # parser it adds ``set_defaults(run=f)`` with ``f(args, out) -> exit status``. They must
 # import their heavy dependencies (torch, matplotlib) lazily, inside ``f``.
-PLUGIN_COMMANDS = ("training.commands", "evaluation.commands")
+PLUGIN_COMMANDS = ("training.commands", "evaluation.commands", "fof_env.app.commands")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -336,13 +229,14 @@ def build_parser() -> argparse.ArgumentParser:
             "  fof play lost_and_found --taliban random --usmc human --option rules=quick"
         ),
     )
-    play.add_argument("game", choices=list_games(), help="the game to play")
+    play.add_argument("game", nargs="?", choices=list_games(), help="the game to play (not needed with --resume)")
     for side, games in _all_sides().items():
         play.add_argument(
             f"--{side}",
             metavar="KIND",
             default=None,
-            help=f"{', '.join(games)}: who plays the {side} side: {', '.join(kinds)} "
+            help=f"{', '.join(games)}: who plays the {side} side: an agent spec as in fof evaluate "
+            f"({', '.join(kinds)}, mcts:200, ppo:PATH ...) "
             "(default: heuristic where the game has one, else random)",
         )
     play.add_argument(
@@ -362,6 +256,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--quiet", action="store_true", help="print only the result (human prompts still show)")
     play.add_argument("--record", metavar="PATH", help="write the game record (JSON, replayable) to PATH")
+    play.add_argument("--resume", metavar="RECORD", help="continue the game of a record (e.g. one 'save PATH' wrote)")
     for module in PLUGIN_COMMANDS:
         importlib.import_module(module).add_parsers(sub)
     return parser
@@ -398,116 +293,9 @@ def _game_options(args) -> dict[str, Any]:
 
 
 def _cmd_play(args, out: TextIO) -> int:
-    from agents.base import make_agent
+    from fof_env.app.play import run_play  # the application shell plays (fof_env/app/play.py)
 
-    try:
-        game = make_game(args.game, **_game_options(args))
-    except OptionError as exc:
-        print(f"fof play: {exc}", file=sys.stderr)
-        return 2
-    names = game.player_names
-    wrong = [side for side in _all_sides() if side not in names and getattr(args, side, None) is not None]
-    if wrong:
-        flags = ", ".join(f"--{side}" for side in wrong)
-        print(
-            f"fof play: {flags}: not a side of {game.name}; its sides are "
-            + ", ".join(f"--{side}" for side in names),
-            file=sys.stderr,
-        )
-        return 2
-    seed = args.seed
-    try:
-        check_seed(seed, "--seed")
-    except OptionError as exc:
-        print(f"fof play: {exc}", file=sys.stderr)
-        return 2
-    problem = check_writable_file(args.record) if args.record else None
-    if problem is not None:  # found now, not after the whole game is played
-        print(f"fof play: --record {args.record}: {problem}", file=sys.stderr)
-        return 2
-    agents = []
-    for player, side in enumerate(names):
-        kind = getattr(args, side, None) or default_kind(game)
-        agent_seed = None if seed is None else seed + 1000 * (player + 1)
-        if kind == "human":
-            agents.append(HumanAgent(game, player, out=out))
-            continue
-        try:
-            agents.append(make_agent(kind, game, player, seed=agent_seed))
-        except ValueError as exc:
-            print(f"fof play: {side}: {exc}", file=sys.stderr)
-            return 2
-    state = game.new_initial_state(seed)
-    quiet = args.quiet
-    shown = 0
-    humans = [p for p, agent in enumerate(agents) if isinstance(agent, HumanAgent)]
-    # With one human at the table, everything printed is that player's view (no hidden units).
-    viewer = humans[0] if len(humans) == 1 else None
-
-    def picture() -> str:
-        view = getattr(state, "view_text", None)
-        return view(viewer) if viewer is not None and view is not None else str(state)
-
-    for agent in agents:
-        if isinstance(agent, HumanAgent):
-            agent.picture = picture
-
-    def narrate() -> None:
-        nonlocal shown
-        events = state.events
-        new = events[shown:]
-        shown = len(events)
-        if quiet:
-            return
-        last_phase = max(
-            (i for i, e in enumerate(new) if e.kind in ("phase_started", "turn_started")), default=-1
-        )
-        hidden_from = getattr(state, "event_hidden_from", None) if viewer is not None else None
-        for i, event in enumerate(new):
-            line = None if hidden_from is not None and hidden_from(event, viewer) else describe_event(event)
-            if line is not None:
-                print(line, file=out)
-            if i == last_phase and not state.is_terminal:
-                print(picture(), file=out)
-
-    print(
-        f"{game.name} {game.options} seed={seed}: " + ", ".join(f"{names[p]}={agents[p]!r}" for p in (0, 1)),
-        file=out,
-    )
-    narrate()
-    decisions = 0
-    try:
-        while not state.is_terminal:
-            player = state.current_player
-            kind = state.decision.kind
-            secret_of = getattr(state, "is_secret_from", None)
-            secret = viewer is not None and secret_of is not None and secret_of(viewer)
-            action = agents[player].act(state)
-            if not quiet:
-                shown_action = "(hidden from you)" if secret else state.action_to_str(action)
-                print(f"  [{names[player]}] {kind}: {shown_action}", file=out)
-            state.apply(action)
-            decisions += 1
-            if secret:
-                shown = len(state.events)  # its effects stay secret too
-            narrate()
-    except QuitGame:
-        print(f"Game abandoned after {decisions} decisions (no result).", file=out)
-        return 0
-    if not quiet:
-        print(str(state), file=out)
-    winner = state.winner
-    result = "draw" if winner is None else f"{names[winner]} wins"
-    score = getattr(state, "score", None)
-    print(f"Result: {result}; score {score}; {decisions} decisions", file=out)
-    if args.record:
-        try:
-            write_text_atomic(args.record, state.to_json())
-        except OSError as exc:
-            print(f"fof play: cannot write record {args.record}: {exc.strerror or exc}", file=sys.stderr)
-            return 1
-        print(f"Record written to {args.record}", file=out)
-    return 0
+    return run_play(args, out)
 
 
 def main(argv: list[str] | None = None) -> int:

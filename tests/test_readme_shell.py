@@ -3,7 +3,7 @@
 Every ``fof ...`` line of the README's ``sh`` blocks is run in order, in one scratch folder,
 through ``fof_env.cli.main``, with only its budget shrunk (``BUDGET``: fewer steps and games,
 a smaller search, tiny training settings); commands that need a person (``human``) or that
-other tests run (``make``, ``examples/``) are left out, and said so here.
+other tests run (``make``, ``docs/examples/``) are left out, and said so here.
 """
 
 from __future__ import annotations

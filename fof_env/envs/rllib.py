@@ -12,7 +12,7 @@ it) unless you pass ``illegal_action`` yourself::
     register_env("fof_strike_force_one", lambda config: rllib_env(game="strike_force_one", **config))
 
 :class:`RLlibObservationKeys` (the renaming, a PettingZoo wrapper) needs no Ray; only
-:func:`rllib_env` imports ``ray.rllib``. ``examples/rllib_ppo.py`` is a whole PPO config.
+:func:`rllib_env` imports ``ray.rllib``. ``docs/examples/rllib_ppo.py`` is a whole PPO config.
 """
 
 from __future__ import annotations

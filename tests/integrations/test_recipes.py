@@ -16,7 +16,7 @@ import pytest
 from tests.integrations.recipes import RECIPES, readme_recipes
 
 ROOT = Path(__file__).resolve().parents[2]
-CLEANRL = "examples/cleanrl_masked_ppo.py"
+CLEANRL = "docs/examples/cleanrl_masked_ppo.py"
 
 
 @pytest.fixture(autouse=True)

@@ -1,6 +1,6 @@
 """RLlib (``make test-rllib``, in ``.venv-rllib`` with the gymnasium ``ray[rllib]`` pins).
 
-Not collected by ``make test`` (its testpaths are ``tests/``). Ray starts once per module.
+Not collected by ``make test``: ``tests/rllib/conftest.py`` ignores it unless FOF_RLLIB_TESTS=1. Ray starts once per module.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from ray.rllib.utils.pre_checks.env import check_multiagent_environments  # noqa
 
 from fof_env.envs.rllib import rllib_env  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GAMES = ("strike_force_one", "lost_and_found")
 
 
@@ -66,7 +66,7 @@ def _play(algo, game: str, seed: int) -> tuple[int, dict]:
 
 
 def test_ppo_with_the_action_masking_module_trains_and_plays_legal_moves(ray_session):
-    build_config = runpy.run_path(str(ROOT / "examples" / "rllib_ppo.py"))["build_config"]
+    build_config = runpy.run_path(str(ROOT / "docs" / "examples" / "rllib_ppo.py"))["build_config"]
     algo = build_config("strike_force_one", batch=256, minibatch=64, epochs=1).build_algo()
     try:
         result = algo.train()

@@ -5,8 +5,8 @@ Read it top to bottom and copy what you need: a ``gymnasium.vector.SyncVectorEnv
 ``infos["action_mask"]``, PPO's clipped objective with GAE, then a greedy evaluation against
 the random opponent with a Wilson 95% interval::
 
-    python examples/cleanrl_masked_ppo.py --total-timesteps 100000
-    python examples/cleanrl_masked_ppo.py --game lost_and_found --side usmc --total-timesteps 20000
+    python docs/examples/cleanrl_masked_ppo.py --total-timesteps 100000
+    python docs/examples/cleanrl_masked_ppo.py --game lost_and_found --side usmc --total-timesteps 20000
 
 Masks. The vector env runs in ``AutoresetMode.SAME_STEP``: the step that ends an episode
 resets that sub-env at once, so every row of ``infos["action_mask"]`` is the mask of the

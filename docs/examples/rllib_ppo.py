@@ -3,7 +3,7 @@
 Needs ``ray[rllib]``, which pins its own gymnasium (1.2.2 for ray 2.60): ``make test-rllib``
 builds ``.venv-rllib`` with it and runs this at a tiny budget. By hand::
 
-    .venv-rllib/bin/python examples/rllib_ppo.py --iterations 20
+    .venv-rllib/bin/python docs/examples/rllib_ppo.py --iterations 20
 
 What it takes to make RLlib work with these envs (all in :func:`build_config`):
 

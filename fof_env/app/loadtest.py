@@ -1,0 +1,145 @@
+"""``fof loadtest``: N concurrent games against a ``fof serve`` on localhost; p50/p99 latencies.
+
+Starts ``fof serve`` on a free 127.0.0.1 port in a child process (or uses ``--url``), then
+runs ``--games`` WebSocket clients at once. Each plays one side of its own game (alternating
+Strike Force One and Lost & Found) with seeded random legal actions against the server's bot
+(``--bot``), with ``autoplay`` off so that every front-end decision (``play``) and every bot
+decision (``bot``) is its own request, timed from send to reply. Clients start a new game
+when one ends. Bounded: it stops after ``--duration`` seconds or ``--max-requests`` requests,
+whichever comes first, and only ever talks to the loopback address it started.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import subprocess
+import sys
+import time
+from typing import Any
+
+GAMES = ("strike_force_one", "lost_and_found")
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile (0..1) of ``values`` (nearest rank); 0.0 when empty."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, int(round(q * len(ordered) + 0.5)) - 1))]
+
+
+async def _client(url: str, index: int, bot: str, deadline: float, budget: list[int], times: dict[str, list[float]], errors: list[str]) -> int:
+    import websockets
+
+    rng = random.Random(index)
+    finished = 0
+    async with websockets.connect(url, max_size=None) as ws:
+
+        async def ask(msg: dict[str, Any]) -> dict[str, Any]:
+            t0 = time.perf_counter()
+            await ws.send(json.dumps(msg))
+            reply = json.loads(await ws.recv())
+            times.setdefault(msg["cmd"], []).append(time.perf_counter() - t0)
+            budget[0] -= 1
+            if not reply["ok"]:
+                errors.append(f"{msg['cmd']}: {reply['error']}")
+            return reply
+
+        while time.monotonic() < deadline and budget[0] > 0:
+            name = GAMES[index % len(GAMES)]
+            sides = ("soviet", "us") if name == "strike_force_one" else ("taliban", "usmc")
+            mine = sides[(index // 2) % 2]
+            other = sides[1 - sides.index(mine)]
+            reply = await ask({"cmd": "new", "game": name, "seed": index * 1000 + finished, "bots": {other: bot}, "autoplay": False, "side": mine})
+            if not reply["ok"]:
+                return finished
+            gid, view = reply["game"], reply["view"]
+            while not view["terminal"] and time.monotonic() < deadline and budget[0] > 0:
+                since = {"since": view["events_total"], "played_since": view["played_total"]}
+                if view["your_turn"]:
+                    action = rng.choice(view["legal"])["action"]
+                    reply = await ask({"cmd": "play", "game": gid, "action": action, **since})
+                else:
+                    reply = await ask({"cmd": "bot", "game": gid, **since})
+                if not reply["ok"]:
+                    break
+                view = reply["view"]
+            await ask({"cmd": "close", "game": gid})
+            finished += view["terminal"]
+    return finished
+
+
+async def _run(url: str, games: int, bot: str, duration: float, max_requests: int) -> dict[str, Any]:
+    times: dict[str, list[float]] = {}
+    errors: list[str] = []
+    budget = [max_requests]
+    deadline = time.monotonic() + duration
+    t0 = time.perf_counter()
+    finished = await asyncio.gather(*(_client(url, i, bot, deadline, budget, times, errors) for i in range(games)))
+    wall = time.perf_counter() - t0
+    report: dict[str, Any] = {"games_at_once": games, "bot_spec": bot, "seconds": round(wall, 2), "games_finished": sum(finished), "errors": len(errors)}
+    for cmd in ("play", "bot", "new"):
+        values = times.get(cmd, [])
+        report[cmd] = {
+            "count": len(values),
+            "p50_ms": round(1000 * percentile(values, 0.50), 2),
+            "p99_ms": round(1000 * percentile(values, 0.99), 2),
+            "max_ms": round(1000 * max(values, default=0.0), 2),
+            "mean_ms": round(1000 * statistics.fmean(values), 2) if values else 0.0,
+        }
+    report["requests_per_s"] = round(sum(len(v) for v in times.values()) / wall, 1)
+    if errors:
+        report["first_errors"] = errors[:3]
+    return report
+
+
+def start_local_server() -> tuple[subprocess.Popen, str]:
+    """``fof serve --port 0`` on 127.0.0.1 in a child process; (process, ws url)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fof_env.cli", "serve", "--port", "0", "--max-games", "1000"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    line = proc.stdout.readline()
+    if "ws://" not in line:
+        proc.kill()
+        raise RuntimeError(f"fof serve did not start: {line!r}")
+    return proc, line.split("protocol ", 1)[1].strip()
+
+
+def run_loadtest(args, out) -> int:
+    """The ``fof loadtest`` command."""
+    proc = None
+    url = args.url
+    if url is None:
+        proc, url = start_local_server()
+    elif not url.startswith(("ws://127.", "ws://localhost", "ws://[::1]")):
+        print("fof loadtest: --url must be a loopback address (ws://127.0.0.1:PORT/ws)", file=sys.stderr)
+        return 2
+    try:
+        report = asyncio.run(_run(url, args.games, args.bot, args.duration, args.max_requests))
+    finally:
+        if proc is not None:
+            proc.terminate()
+            proc.wait(timeout=10)
+    print(json.dumps(report, indent=1), file=out)
+    return 0 if report["errors"] == 0 else 1
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser(
+        "loadtest",
+        help="concurrent games against a local fof serve: p50/p99 latency of play and bot moves",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--games", type=int, default=50, help="games played at once (50)")
+    p.add_argument("--bot", default="heuristic", help="the server's bot (an agent spec; heuristic)")
+    p.add_argument("--duration", type=float, default=30.0, help="seconds at most (30)")
+    p.add_argument("--max-requests", type=int, default=20000, help="requests at most (20000)")
+    p.add_argument("--url", default=None, help="a running server's ws://127.0.0.1:PORT/ws (default: start one)")
+    p.set_defaults(run=lambda args, out: run_loadtest(args, out))

@@ -1,0 +1,318 @@
+"""Views: everything one side may know, as plain JSON data. The one filtering layer.
+
+``view(state, player)`` is what every front end shows a side: the CLI, ``fof engine``
+(JSON lines on stdio), ``fof serve`` (WebSocket) and the browser board all render views;
+none of them reads a state directly. A view never holds what ``player`` may not know: the
+other side's hidden units, the other side's decision details, future dice.
+
+A ruleset supplies its own :class:`RulesetView` subclass, registered by game name
+(:func:`register_view`, lazily as ``"module:Class"`` like the game registry); a game
+without one gets this module's generic view: the decision, the legal actions with labels,
+the score and the text picture of that player's view (``state.view_text(player)`` where the
+state has it, else ``str(state)``, so a ruleset with hidden information must supply one of
+the two). The tabletop rulesets share :func:`table_board` (units on the points of a
+:class:`fof_env.core.tabletop.Table`, features as rects and segments), so the browser draws
+any of them.
+
+A view (``VIEW_FORMAT``) is a dict with: ``format``, ``game``, ``options``, ``sides``,
+``side``/``player`` (whose view), ``turn``, ``decisions`` (decisions played so far),
+``terminal``, ``result`` (None while running), ``score``, ``decision`` (None at the end:
+``kind``, ``side``, ``player``, ``reaction`` and, for the owner only, ``context``),
+``your_turn``, ``legal`` (the owner's legal actions, canonical strings with labels and
+what they point at: ``hex``, ``unit``, ``point``/``x``/``y``, ``preview``; empty for the
+other side), ``board`` (ruleset-specific, ``type`` ``"hexmap"``, ``"table"`` or
+``"text"``) and ``text`` (the text picture). ``docs/protocol.md`` documents every field;
+``fof_env/app/schemas/protocol.schema.json`` (``$defs/view``) is its JSON Schema.
+
+Events reach a side through :class:`EventLog`: it decides, when events happen, which of
+them each side may see (a decision secret from a side hides its action and its effects;
+an event naming a unit hidden from a side stays hidden from it), exactly as ``fof play``
+narrated them before views existed.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+VIEW_FORMAT = "fof-view/1"
+
+# game name -> "module:Class" (a RulesetView subclass), imported lazily.
+_VIEWS: dict[str, str | type[RulesetView]] = {
+    "strike_force_one": "fof_env.strike_force_one.view:StrikeForceOneView",
+    "lost_and_found": "fof_env.force_on_force.view:ForceOnForceView",
+    "force_on_force": "fof_env.force_on_force.view:ForceOnForceView",
+}
+_CACHE: dict[str, RulesetView] = {}
+
+
+def register_view(game_name: str, target: str | type[RulesetView]) -> None:
+    """Make ``target`` (a :class:`RulesetView` subclass or ``"module:Class"``) the view of ``game_name``."""
+    _VIEWS[game_name] = target
+    _CACHE.pop(game_name, None)
+
+
+def view_for(game_name: str) -> RulesetView:
+    """The view of ``game_name``: its registered one, else the generic :class:`RulesetView`."""
+    cached = _CACHE.get(game_name)
+    if cached is not None:
+        return cached
+    target = _VIEWS.get(game_name, RulesetView)
+    if isinstance(target, str):
+        module, _, attr = target.partition(":")
+        target = getattr(importlib.import_module(module), attr)
+    made = _CACHE[game_name] = target()
+    return made
+
+
+def view(state, player: int, *, events: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """Everything ``player`` (0/1) may know of ``state`` as JSON-ready data (module docstring).
+
+    ``events``: the entries of an :class:`EventLog` to include (``"events"`` key) when given.
+    """
+    return view_for(state.game.name).view(state, player, events=events)
+
+
+@dataclass(frozen=True)
+class Played:
+    """One decision as a side may see it: its number, who decided what, and how."""
+
+    index: int
+    side: str
+    kind: str
+    action: str
+    by: str  # "human", "bot" or "auto" (an automatic pass)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"index": self.index, "side": self.side, "kind": self.kind, "action": self.action, "by": self.by}
+
+
+class RulesetView:
+    """The generic view of any game; rulesets override the hooks they need.
+
+    Hooks (all pure functions of the state):
+
+    * :meth:`board` -- the map/table as ``player`` may know it (default ``{"type": "text"}``);
+    * :meth:`text` -- the text picture of ``player``'s view;
+    * :meth:`label` / :meth:`annotate` -- a human label and pointers (``hex``, ``unit``,
+      ``point``) of a legal action; :meth:`previews` -- extra numbers per action (e.g. the
+      expected casualties of a fire target);
+    * :meth:`context` -- the decision context as the owner may see it;
+    * :meth:`event_visible` -- whether an event just logged may reach ``player``;
+    * :meth:`secret_from` -- whether the current decision, its action and its effects are
+      secret from ``player``; :meth:`action_visible` -- whether an action of the other side
+      may be shown to ``player`` (default: unless the decision is secret);
+    * :attr:`REACTION_KINDS` -- decisions that answer the other side (dialogs, "pass all").
+    """
+
+    REACTION_KINDS: frozenset[str] = frozenset()
+
+    # ---- hooks ---------------------------------------------------------------------------
+    def board(self, state, player: int) -> dict[str, Any]:
+        return {"type": "text"}
+
+    def text(self, state, player: int) -> str:
+        picture = getattr(state, "view_text", None)
+        return picture(player) if callable(picture) else str(state)
+
+    def label(self, state, action: int, text: str) -> str:
+        return text
+
+    def annotate(self, state, action: int, text: str) -> dict[str, Any]:
+        return {}
+
+    def previews(self, state, actions: list[int]) -> dict[int, dict[str, Any]]:
+        return {}
+
+    def context(self, state, player: int) -> dict[str, Any]:
+        return _plain(dict(state.decision.context))
+
+    def event_visible(self, state, event, player: int) -> bool:
+        hidden = getattr(state, "event_hidden_from", None)
+        return not (callable(hidden) and hidden(event, player))
+
+    def secret_from(self, state, player: int) -> bool:
+        secret = getattr(state, "is_secret_from", None)
+        return bool(callable(secret) and secret(player))
+
+    def action_visible(self, state, player: int, action: str | None = None) -> bool:
+        """Whether the decision about to be made at ``state`` (and its ``action``, when given)
+        may be shown to ``player``."""
+        return state.current_player == player or not self.secret_from(state, player)
+
+    def turn(self, state) -> int | None:
+        turn = getattr(state, "turn", None)
+        return turn if isinstance(turn, int) else None
+
+    def score(self, state) -> Any:
+        return _plain(getattr(state, "score", None))
+
+    # ---- the view ------------------------------------------------------------------------
+    def legal(self, state) -> list[dict[str, Any]]:
+        """The current decision's legal actions: ``action`` (canonical), ``label`` and pointers."""
+        actions = state.legal_actions()
+        previews = self.previews(state, actions)
+        out = []
+        for a in actions:
+            text = state.action_to_str(a)
+            entry = {"action": text, "label": self.label(state, a, text), **self.annotate(state, a, text)}
+            if a in previews:
+                entry["preview"] = previews[a]
+            out.append(entry)
+        return out
+
+    def decision(self, state, player: int) -> dict[str, Any] | None:
+        if state.is_terminal:
+            return None
+        d = state.decision
+        names = state.game.player_names
+        mine = d.player == player
+        if not mine and not self.action_visible(state, player):  # e.g. a hidden unit is asked
+            return {"kind": "secret", "side": names[d.player], "player": d.player, "reaction": False}
+        out: dict[str, Any] = {
+            "kind": d.kind,
+            "side": names[d.player],
+            "player": d.player,
+            "reaction": d.kind in self.REACTION_KINDS,
+        }
+        if mine:
+            out["context"] = self.context(state, player)
+        return out
+
+    def view(self, state, player: int, *, events: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        game = state.game
+        names = game.player_names
+        mine = not state.is_terminal and state.current_player == player
+        out: dict[str, Any] = {
+            "format": VIEW_FORMAT,
+            "game": game.name,
+            "options": _plain(dict(game.options)),
+            "sides": list(names),
+            "side": names[player],
+            "player": player,
+            "turn": self.turn(state),
+            "decisions": len(state.history),
+            "terminal": bool(state.is_terminal),
+            "result": _plain(state.result()),
+            "score": self.score(state),
+            "decision": self.decision(state, player),
+            "your_turn": mine,
+            "legal": self.legal(state) if mine else [],
+            "board": self.board(state, player),
+            "text": self.text(state, player),
+        }
+        if events is not None:
+            out["events"] = events
+        return out
+
+
+class EventLog:
+    """The events and decisions each side may see, decided as they happen.
+
+    Call :meth:`before` with the state about to be played (it notes whether the decision
+    is secret from each side and the action text each side may see), then :meth:`after`
+    with the state once played. Entries are dicts: ``{"index", "kind", ...event fields,
+    "text"}`` for events and :class:`Played` for decisions. ``mark()``/``truncate()``
+    support undo. An event hidden when it happened stays hidden (never shown later).
+    """
+
+    def __init__(self, state, describe: Callable[[Any], str | None] | None = None):
+        self.view = view_for(state.game.name)
+        self.names = state.game.player_names
+        self.describe = describe
+        self.events: list[list[dict[str, Any]]] = [[], []]
+        self.played: list[list[Played]] = [[], []]
+        self.seen = 0  # state.events consumed
+        self._secret = [False, False]
+        self._initial(state)
+
+    def _initial(self, state) -> None:
+        for p in (0, 1):
+            self._secret[p] = False
+        self._take(state)
+
+    def before(self, state, action: int, by: str) -> None:
+        """Note the decision ``action`` about to be played on ``state`` by ``by``."""
+        text = state.action_to_str(action)
+        kind = state.decision.kind
+        side = self.names[state.current_player]
+        for p in (0, 1):
+            self._secret[p] = self.view.secret_from(state, p) and state.current_player != p
+            if self.view.action_visible(state, p, text):  # else the side is not told of the decision
+                self.played[p].append(Played(len(state.history), side, kind, text, by))
+
+    def after(self, state) -> None:
+        """Take the events the last action produced."""
+        self._take(state)
+        self._secret = [False, False]
+
+    def _take(self, state) -> None:
+        new = state.events[self.seen :]
+        start = self.seen
+        self.seen = len(state.events)
+        for p in (0, 1):
+            if self._secret[p]:
+                continue
+            for i, event in enumerate(new):
+                if self.view.event_visible(state, event, p):
+                    self.events[p].append(event_dict(event, start + i, self.describe))
+
+    def mark(self) -> tuple[int, int, int, int, int]:
+        return (len(self.events[0]), len(self.events[1]), len(self.played[0]), len(self.played[1]), self.seen)
+
+    def truncate(self, mark: tuple[int, int, int, int, int]) -> None:
+        e0, e1, p0, p1, seen = mark
+        del self.events[0][e0:], self.events[1][e1:], self.played[0][p0:], self.played[1][p1:]
+        self.seen = seen
+
+
+def event_dict(event, index: int, describe: Callable[[Any], str | None] | None = None) -> dict[str, Any]:
+    """An event as JSON data: its fields, ``kind``, ``index`` and (with ``describe``) ``text``."""
+    d = _plain(event.to_dict())
+    d["index"] = index
+    if describe is not None:
+        d["text"] = describe(event)
+    return d
+
+
+def table_board(table, units: list[dict[str, Any]], markers: list[dict[str, Any]] | None = None, **extra: Any) -> dict[str, Any]:
+    """A tabletop board (``type`` ``"table"``) for the browser: the table's size and grid, its
+    features (``rect`` for areas, ``segment`` for walls, in inches, ``y`` southward), then the
+    given ``units`` and ``markers`` (each with ``point`` and its ``x``/``y`` in inches)."""
+    features = []
+    for f in table.features:
+        item: dict[str, Any] = {"id": f.id, "kind": f.kind}
+        if f.rect is not None:
+            item["rect"] = list(f.rect)
+        else:
+            item["segment"] = list(f.segment)
+        features.append(item)
+    return {
+        "type": "table",
+        "width": table.width_in,
+        "height": table.height_in,
+        "spacing": table.spacing_in,
+        "features": features,
+        "units": units,
+        "markers": markers or [],
+        **extra,
+    }
+
+
+def point_ref(table, p: int) -> dict[str, Any]:
+    """``{"point": name, "x": inches, "y": inches}`` of table point ``p``."""
+    x, y = table.xy[p]
+    return {"point": table.name(p), "x": float(x), "y": float(y)}
+
+
+def _plain(value: Any) -> Any:
+    """JSON-ready copy: tuples to lists, numpy scalars to Python numbers."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if hasattr(value, "item") and not isinstance(value, (str, bytes)):
+        return value.item()
+    return value

@@ -1,0 +1,330 @@
+"""What one side may know of a Force on Force position: the ruleset's view (see
+:mod:`fof_env.core.view`), and the fire preview (firepower, defence, expected casualties).
+
+No peeking: an enemy unit hidden from the viewer (``visible_to`` false) is not on the board,
+not in any label or context, and events naming it are not shown; while the Taliban set up in
+secret (``is_secret_from``), none of their units is shown to the USMC at all. Dice rolls whose
+purpose names a hidden unit are hidden too, and so is a "random unit" roll while an enemy unit
+is hidden (its number of faces counts the hidden units).
+
+Everything this module reads of a state goes through :class:`_Facts` (one place to change when
+the engine's attribute names change): the public names ``pos``, ``figs``, ``hidden``,
+``visible_to``, ``event_hidden_from``, ``is_secret_from``, ``decision``, ``legal_actions``,
+``action_to_str``, ``score``, ``turn``, ``table``, ``sc``, the unit names, and for statuses
+and the fire preview ``pinned``, ``overwatch``, ``activated``, ``pilot_pos``, ``pilot_unit``,
+``tq``, ``attack_firepower``, ``defense_dice``, ``shooting_figures``, ``usable_support``,
+``effective`` (read with defaults where a status may be missing).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from functools import lru_cache
+from typing import Any
+
+from fof_env.core.view import RulesetView, point_ref, table_board
+
+LABELS_BY_SIDE = ("T", "U")
+_NAMED_LABELS = {
+    "pass": "Pass",
+    "move": "Move",
+    "fire": "Fire",
+    "hold": "Hold (stay, try to get In Cover)",
+    "spot": "Spot for hidden enemies",
+    "escort": "Escort casualties off the table",
+    "handoff": "Hand the pilot to another team",
+    "interrupt_fire": "Fire (interrupt / fire back)",
+    "interrupt_move": "Reaction move",
+    "exit": "Leave by your table edge",
+    "yes": "Call the air strike",
+}
+_PASS_BY_KIND = {
+    "select_unit": "End your activations this turn",
+    "declare_hidden": "Done hiding teams",
+    "declare_overwatch": "No (more) Overwatch",
+    "fire_target": "Do not fire",
+    "split_target": "Fire at one target only",
+    "declare_interrupt": "No reaction",
+    "overwatch_fire": "Overwatch does not fire",
+    "return_fire": "Do not fire back",
+    "call_airstrike": "Do not call the air strike",
+}
+
+
+class _Facts:
+    """Every read of a Force on Force state, in one place."""
+
+    @staticmethod
+    def unit_names(state) -> tuple[str, ...]:
+        names = getattr(state, "UNIT_NAMES", None)
+        if names is None:
+            from fof_env.force_on_force import state as st
+
+            names = st.UNIT_NAMES
+        return tuple(names)
+
+    @staticmethod
+    def side_units(state) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        units = getattr(state, "SIDE_UNITS", None)
+        if units is None:
+            from fof_env.force_on_force import state as st
+
+            units = st.SIDE_UNITS
+        return (tuple(units[0]), tuple(units[1]))
+
+    @staticmethod
+    def figure_states() -> tuple[str, ...]:
+        from fof_env.force_on_force import state as st
+
+        return tuple(st.FIGURE_STATES)
+
+    @staticmethod
+    def edges(state) -> dict[str, str]:
+        """Side name -> its friendly table edge (``sc.edges`` by side index, or the older
+        ``taliban_edge``/``usmc_edge``)."""
+        sides = state.game.player_names
+        sc = state.sc
+        edges = getattr(sc, "edges", None)
+        if edges is not None:
+            pairs = edges.items() if isinstance(edges, dict) else enumerate(edges)
+            return {sides[k] if isinstance(k, int) else str(k): str(v) for k, v in pairs if v}
+        old = {sides[0]: getattr(sc, "taliban_edge", None), sides[1]: getattr(sc, "usmc_edge", None)}
+        return {k: v for k, v in old.items() if v}
+
+    @staticmethod
+    def flag(state, name: str, u: int) -> bool:
+        values = getattr(state, name, None)
+        return bool(values[u]) if values is not None and u < len(values) else False
+
+    @staticmethod
+    def number(state, name: str, default: int = -1) -> int:
+        value = getattr(state, name, default)
+        return int(value) if isinstance(value, int) else default
+
+
+class ForceOnForceView(RulesetView):
+    """The view of a Force on Force game (``lost_and_found``)."""
+
+    REACTION_KINDS = frozenset({"declare_interrupt", "overwatch_fire", "return_fire", "split_support"})
+
+    # ---- who may know what -----------------------------------------------------------------
+    def known_units(self, state, player: int) -> list[int]:
+        """Units ``player`` may know about: its own, and enemy units visible to it (none of the
+        enemy's while the enemy sets up in secret)."""
+        own, other = _Facts.side_units(state)
+        mine, theirs = (own, other) if player == 0 else (other, own)
+        if self.secret_from(state, player):
+            return list(mine)
+        return sorted([*mine, *(u for u in theirs if state.visible_to(u, player))])
+
+    def _hidden_names(self, state, player: int) -> set[str]:
+        names = _Facts.unit_names(state)
+        known = set(self.known_units(state, player))
+        return {names[u] for u in range(len(names)) if u not in known}
+
+    def event_visible(self, state, event, player: int) -> bool:
+        if state.event_hidden_from(event, player):
+            return False
+        hidden = self._hidden_names(state, player)
+        if not hidden:
+            return True
+        for value in event.to_dict().values():
+            if isinstance(value, str) and any(_mentions(value, name) for name in hidden):
+                return False
+        purpose = getattr(event, "purpose", "")
+        return not (isinstance(purpose, str) and purpose == "random unit")
+
+    def action_visible(self, state, player: int, action: str | None = None) -> bool:
+        """Not while the enemy sets up in secret, nor when the decision's context or the action
+        names a unit hidden from ``player`` (a hidden team activated, asked to react ...)."""
+        if state.current_player == player:
+            return True
+        if self.secret_from(state, player):
+            return False
+        hidden = self._hidden_names(state, player)
+        if action in hidden:
+            return False
+        context = state.decision.context
+        return not any(isinstance(v, str) and v in hidden for v in context.values())
+
+    def context(self, state, player: int) -> dict[str, Any]:
+        hidden = self._hidden_names(state, player)
+        out = {}
+        for key, value in state.decision.context.items():
+            if isinstance(value, (list, tuple)):
+                out[key] = [v for v in value if v not in hidden]
+            elif not (isinstance(value, str) and value in hidden):
+                out[key] = value
+        return out
+
+    # ---- the board ---------------------------------------------------------------------------
+    def board(self, state, player: int) -> dict[str, Any]:
+        table = state.table
+        names = _Facts.unit_names(state)
+        own, _ = _Facts.side_units(state)
+        states = _Facts.figure_states()
+        sides = state.game.player_names
+        focus = self._focus(state, player)
+        units = []
+        for u in self.known_units(state, player):
+            p = state.pos[u]
+            figs = state.figs[u]
+            if p < 0 or not any(figs):
+                continue
+            side = 0 if u in own else 1
+            status = [
+                name
+                for name, flag in (
+                    ("hidden", "hidden"),
+                    ("pinned", "pinned"),
+                    ("overwatch", "overwatch"),
+                    ("activated", "activated"),
+                )
+                if _Facts.flag(state, flag, u)
+            ]
+            if _Facts.number(state, "pilot_unit") == u:
+                status.append("pilot")
+            counts = {states[i]: int(n) for i, n in enumerate(figs) if n}
+            effective = int(counts.get("ok", 0) + counts.get("light", 0))
+            units.append(
+                {
+                    "id": names[u],
+                    "side": sides[side],
+                    "label": LABELS_BY_SIDE[side] + names[u].split(".")[-1],
+                    **point_ref(table, p),
+                    "figures": counts,
+                    "effective": effective,
+                    "status": status,
+                    "focus": names[u] in focus,
+                }
+            )
+        markers = []
+        pilot = _Facts.number(state, "pilot_pos")
+        if pilot >= 0 and _Facts.number(state, "pilot_unit") < 0:
+            markers.append({"kind": "pilot", "label": "P", **point_ref(table, pilot)})
+        return table_board(table, units, markers, edges=_Facts.edges(state))
+
+    def _focus(self, state, player: int) -> set[str]:
+        if state.is_terminal or state.current_player != player:
+            return set()
+        ctx = self.context(state, player)
+        return {v for k, v in ctx.items() if k in ("unit", "actor", "fired_on_by") and isinstance(v, str)}
+
+    # ---- legal actions ---------------------------------------------------------------------
+    def annotate(self, state, action: int, text: str) -> dict[str, Any]:
+        names = _Facts.unit_names(state)
+        if text in names:
+            u = names.index(text)
+            out: dict[str, Any] = {"unit": text}
+            if state.pos[u] >= 0:
+                out.update(point_ref(state.table, state.pos[u]))
+            return out
+        if _POINT.fullmatch(text):
+            return point_ref(state.table, state.table.index(text))
+        return {}
+
+    def label(self, state, action: int, text: str) -> str:
+        kind = state.decision.kind
+        if text == "pass":
+            return _PASS_BY_KIND.get(kind, "Pass")
+        if text in _NAMED_LABELS:
+            return _NAMED_LABELS[text]
+        if text.startswith("n") and text[1:].isdigit():
+            return f"Give {text[1:]} figures' dice to the second target"
+        names = _Facts.unit_names(state)
+        if text in names:
+            verb = {
+                "select_unit": "Activate",
+                "fire_target": "Fire at",
+                "split_target": "Also fire at",
+                "split_support": "Support weapon fires at",
+                "overwatch_fire": "Overwatch fires at",
+                "declare_overwatch": "Put on Overwatch",
+                "declare_hidden": "Hide",
+                "attach_leader": "Attach the squad leader to",
+                "handoff_target": "Hand the pilot to",
+                "fog_of_war_unit": "Fog of War applies to",
+            }.get(kind, "Choose")
+            return f"{verb} {text}"
+        verb = {"deploy": "Set up at", "move_target": "Move to", "reinforce_point": "Reinforcements at"}.get(
+            kind, "Choose"
+        )
+        return f"{verb} {text}"
+
+    def previews(self, state, actions: list[int]) -> dict[int, dict[str, Any]]:
+        kind = state.decision.kind
+        if kind not in ("fire_target", "split_target"):
+            return {}
+        names = _Facts.unit_names(state)
+        actor = names.index(state.decision.context["unit"])
+        out = {}
+        for a in actions:
+            text = state.action_to_str(a)
+            if text in names:
+                out[a] = fire_preview(state, actor, names.index(text))
+        return out
+
+
+_POINT = re.compile(r"x\d\dy\d\d")
+
+
+def _mentions(text: str, name: str) -> bool:
+    return re.search(rf"(?<![\w.]){re.escape(name)}(?![\w])", text) is not None
+
+
+def fire_preview(state, shooter: int, target: int) -> dict[str, Any]:
+    """What the whole fire of unit ``shooter`` at ``target`` would roll, before it is chosen:
+    ``firepower`` dice of type ``attack_die`` (the shooter's TQ), ``defense`` dice of type
+    ``defense_die`` (the target's TQ), ``expected_casualties`` (exact, capped at the target's
+    effective figures: :func:`expected_casualties`) and ``p_any`` (the chance of one or more)."""
+    figures = state.shooting_figures(shooter)
+    weapons = state.usable_support(shooter)
+    fp = state.attack_firepower(shooter, target, figures, weapons)
+    dfn = state.defense_dice(target, state.pos[shooter], fp) if fp > 0 else 0
+    att_die, def_die = int(state.tq[shooter]), int(state.tq[target])
+    mean, p_any = expected_casualties(fp, att_die, dfn, def_die, state.effective(target))
+    return {
+        "firepower": int(fp),
+        "attack_die": att_die,
+        "defense": int(dfn),
+        "defense_die": def_die,
+        "expected_casualties": round(mean, 3),
+        "p_any": round(p_any, 3),
+    }
+
+
+@lru_cache(maxsize=4096)
+def expected_casualties(attack: int, attack_die: int, defense: int, defense_die: int, cap: int) -> tuple[float, float]:
+    """(mean, P(at least one)) of ``min(casualties, cap)`` when ``attack`` dice of ``attack_die``
+    faces meet ``defense`` dice of ``defense_die`` faces, under the fire-combat rules
+    (:func:`fof_env.force_on_force.combat.casualties`: successes are 4+, each defence success
+    blocks one attack success of equal or lower score, arranged to block the most).
+
+    Exact: the faces are dealt from the highest down; at face ``v`` each die not yet dealt
+    shows ``v`` with probability ``1/v`` (uniform on ``1..v`` given it shows at most ``v``),
+    defence dice at ``v`` join the pool that can block, and attack dice at ``v`` are blocked
+    while the pool lasts (the greedy arrangement, which blocks the most).
+    """
+    if attack <= 0 or cap <= 0:
+        return 0.0, 0.0
+    top = max(attack_die, defense_die)
+    # (attack dice left, defence dice left, free blockers, casualties) -> probability
+    dist: dict[tuple[int, int, int, int], float] = {(attack, defense, 0, 0): 1.0}
+    for v in range(top, 3, -1):
+        nxt: dict[tuple[int, int, int, int], float] = {}
+        for (na, nd, free, cas), p in dist.items():
+            pa = 1.0 / v if v <= attack_die else 0.0
+            pd = 1.0 / v if v <= defense_die else 0.0
+            for ka in range(na + 1) if pa else (0,):
+                wa = math.comb(na, ka) * pa**ka * (1 - pa) ** (na - ka) if pa else 1.0
+                for kd in range(nd + 1) if pd else (0,):
+                    wd = math.comb(nd, kd) * pd**kd * (1 - pd) ** (nd - kd) if pd else 1.0
+                    pool = free + kd
+                    blocked = min(pool, ka)
+                    key = (na - ka, nd - kd, pool - blocked, min(cap, cas + ka - blocked))
+                    nxt[key] = nxt.get(key, 0.0) + p * wa * wd
+        dist = nxt
+    mean = sum(p * key[3] for key, p in dist.items())
+    p_any = sum(p for key, p in dist.items() if key[3] > 0)
+    return mean, p_any

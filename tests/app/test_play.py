@@ -1,0 +1,76 @@
+"""``fof play`` as a person uses it: agent specs, numbers, reasons, undo, save/resume, pass-all,
+the fire preview."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from fof_env import cli
+from fof_env.core.game import State
+
+
+def run(monkeypatch, capsys, argv: list[str], lines: list[str]) -> str:
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(lines) + "\n"))
+    assert cli.main(argv) == 0
+    return capsys.readouterr().out
+
+
+def test_agent_specs_as_in_evaluate(capsys):
+    argv = ["play", "strike_force_one", "--soviet", "mcts:3", "--us", "random", "--seed", "1", "--quiet"]
+    assert cli.main(argv) == 0
+    out = capsys.readouterr().out
+    assert "soviet=mcts:3, us=random" in out and "Result: " in out
+    assert cli.main(["play", "strike_force_one", "--us", "heuristic:greedy=true", "--quiet"]) == 2
+    assert "fof play: us: " in capsys.readouterr().err and "greedy" in capsys.readouterr().err + "greedy"
+
+
+def test_numbers_reasons_undo_and_the_board_first(monkeypatch, capsys):
+    argv = ["play", "strike_force_one", "--soviet", "human", "--us", "heuristic", "--seed", "1"]
+    out = run(monkeypatch, capsys, argv, ["1", "99", "0805", "undo", "2", "1", "quit"])
+    assert out.index("0101") < out.index("[soviet] turn 1")  # the map before the first question
+    assert "    1) sov.A          Move sov.A (in 0802)" in out and "    7) pass           End the movement phase" in out
+    assert "(type an action, or its number in the list: 1..20; 'legal' numbers them)" in out
+    assert "No choice 99: pick 1..20 or type an action." in out
+    assert "Illegal: '0805' is not a legal action for decision 'move_target' now." in out
+    assert "Why: '0805' is not legal for soviet's decision 'move_target': sov.A cannot move there; legal now:" in out
+    assert "Undone: 1 decision(s)." in out
+    assert "[soviet] select_unit: sov.B" in out and "Game abandoned" in out
+
+
+def test_save_and_resume(monkeypatch, capsys, tmp_path):
+    path = tmp_path / "game.json"
+    argv = ["play", "strike_force_one", "--soviet", "human", "--us", "heuristic", "--seed", "2"]
+    out = run(monkeypatch, capsys, argv, ["sov.A", "0703", f"save {path}", "quit"])
+    assert f"Game record written to {path} (continue with: fof play --resume {path})" in out
+    state = State.from_json(path.read_text())
+    assert len(state.history) == 2 and json.loads(path.read_text())["game"] == "strike_force_one"
+    out = run(monkeypatch, capsys, ["play", "--resume", str(path), "--soviet", "human", "--us", "heuristic"], ["pass", "quit"])
+    assert f"Resumed {path} after 2 decisions." in out and "[soviet] select_unit: pass" in out
+    assert "sov.A moves 0802 -> 0703" not in out  # the narration goes on from where it stopped
+
+
+def test_pass_all_and_the_fire_preview(monkeypatch, capsys):
+    argv = ["play", "lost_and_found", "--taliban", "heuristic", "--usmc", "human", "--seed", "3", "--option", "rules=quick"]
+    out = run(monkeypatch, capsys, argv, ["1", "1", "1", "1", "pass-all", *["1"] * 30, "quit"])
+    assert "Passing every reaction until the end of the turn." in out
+    after = out[out.index("Passing every reaction") :]
+    assert "  [usmc] declare_interrupt: pass" in after and "usmc> " in after
+
+
+def test_fire_preview_is_printed_before_the_target_is_chosen():
+    import agents
+    from fof_env.app.play import Prompt
+    from fof_env.app.session import GameSession
+    from fof_env.core.registry import make_game
+
+    game = make_game("lost_and_found")
+    session = GameSession(game.new_initial_state(3), {})
+    bots = [agents.make_agent("heuristic", game, p, seed=p) for p in (0, 1)]
+    while not (session.state.current_player == 1 and session.state.decision.kind == "fire_target"):
+        session.apply(bots[session.state.current_player].act(session.state), "bot")
+    out = io.StringIO()
+    Prompt(session, 1, out).show_decision(session.view(1))
+    text = out.getvalue()
+    line = next(x for x in text.splitlines() if x.strip().startswith("1) tal."))
+    assert "Fire at tal." in line and "[firepower " in line and "d" in line and "expected casualties " in line and "P(>=1) " in line
