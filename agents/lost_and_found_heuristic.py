@@ -200,7 +200,8 @@ def _fp(state, s: _Shooter, s_pos: int, t_pos: int, t_rapid: bool) -> int:
     raw = s.figs + s.sup + (1 if d <= s.tq + _EPS else 0) + s.bonus
     if state.full:
         raw += table.exposed[t_pos] + (1 if t_rapid else 0)
-    return max(0, min(combat.FIREPOWER_CAP, raw) - s.pen)
+        raw = min(combat.FIREPOWER_CAP, raw)  # the quick start has no cap (rulings R22)
+    return max(0, raw - s.pen)
 
 
 def _defense(state, t: int, t_pos: int, s_pos: int, fp: int, moved: int, in_cover: bool) -> int:

@@ -79,15 +79,17 @@ def firepower(
     optimum: bool = False,
     bonuses: int = 0,
     penalties: int = 0,
+    capped: bool = True,
 ) -> int:
     """Final firepower dice: ``figures + support + optimum + bonuses``, capped at 10, minus penalties.
 
     003: "Note that all negative penalties are applied to the 10D cap, regardless of
     the number of figures in the unit" (the 12-Taliban example: about 20D, capped to
-    10D, then 9D with Poor Supplies). Never below zero.
+    10D, then 9D with Poor Supplies). ``capped=False``: the quick start, which has no cap
+    (rulings.md R22). Never below zero.
     """
     raw = figures + support + (1 if optimum else 0) + bonuses
-    return max(0, min(FIREPOWER_CAP, raw) - penalties)
+    return max(0, (min(FIREPOWER_CAP, raw) if capped else raw) - penalties)
 
 
 def defense(figures: int, incoming: int, *, armor: int = 0, cover: int = 0, penalties: int = 0) -> int:

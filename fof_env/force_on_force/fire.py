@@ -66,24 +66,29 @@ class FireResolution:
         for cls in self.support[u][:shooters]:  # a class's dice equal its number (light 1 ...)
             dice += (0 if moved == 2 else 1) if moved and self.full and cls >= combat.MEDIUM else cls
         raw = shooters + dice + self.mad[u]
-        return max(0, min(combat.FIREPOWER_CAP, raw) - self._penalties(u))
+        return max(0, (min(combat.FIREPOWER_CAP, raw) if self.full else raw) - self._penalties(u))
 
     def attack_firepower(self, u: int, t: int, figures: int, weapons: list[int], first: bool = True) -> int:
         """Firepower dice of ``figures`` shooters plus ``weapons`` of unit ``u`` against ``t``.
 
-        Optimum Range: every weapon used within TQ inches (support weapons twice that).
-        Unit-wide penalties fall on the first portion of a split fire only (rulings.md).
+        Optimum Range: the target within TQ inches (quick start); full rules: every weapon used
+        within TQ inches, support weapons twice that. Unit-wide penalties fall on the first portion
+        of a split fire only (rulings.md R22, R24).
         """
         d = self.sc.table.dist[self.pos[u]][self.pos[t]]
         tq = self.tq[u]
-        riflemen = figures - len(weapons)  # the gunners fire with their weapons' range (R24)
-        optimum = (riflemen <= 0 or d <= tq + 1e-9) and (not weapons or d <= 2 * tq + 1e-9)
+        if self.full:
+            riflemen = figures - len(weapons)  # the gunners fire with their weapons' range (R24)
+            optimum = (riflemen <= 0 or d <= tq + 1e-9) and (not weapons or d <= 2 * tq + 1e-9)
+        else:
+            optimum = d <= tq + 1e-9
         return combat.firepower(
             figures,
             self._support_dice(u, weapons),
             optimum=optimum,
             bonuses=self._bonuses(u, t),
             penalties=self._penalties(u) if first else 0,
+            capped=self.full,
         )
 
     def cover_dice(self, t: int, shooter_pos: int) -> int:

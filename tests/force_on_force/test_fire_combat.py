@@ -457,16 +457,19 @@ def test_heavy_support_weapon_after_moving(rules, moved, firepower):
 @pytest.mark.parametrize(
     ("rules", "extra", "firepower"),
     [
-        ("quick", {}, 10),
-        ("quick", {"fires": 1}, 9),  # 18D capped to 10D, then -1: not 17D
-        ("quick", {"moved": "rapid"}, 9),
+        ("full", {}, 10),
+        ("full", {"fires": 1}, 9),  # 18D capped to 10D, then -1: not 17D
+        ("full", {"moved": "rapid"}, 9),  # 12 + 1 + 1 (the mediums are silent) capped, then -1
         ("full", {"supply": "poor", "fires": 1}, 8),
+        ("quick", {}, 18),  # the quick start has no cap (R22): 12 figures + 2 + 2 + 1 + 1
+        ("quick", {"fires": 1}, 17),
     ],
 )
 def test_firepower_cap_of_10d_is_applied_before_penalties(rules, extra, firepower):
     """003_b1b2d2a6d4b3bab2.txt: "No infantry unit may have a total Firepower greater than 10 dice." and
     "Note that all negative penalties are applied to the 10D cap, regardless of the number of figures in
-    the unit." """
+    the unit." R22: the quick start (000) states no cap; its bases are "the number of figures in the
+    team" plus the support and Optimum Range dice."""
     big = unit(WEST, ok=12, support=["medium", "medium", "light", "light"], **extra)
     s = make({"tal.1": big, "usmc.A": unit(EAST)}, rules=rules, table=BACKS, initiative="taliban")
     assert shot(s, "tal.1", "usmc.A").firepower == firepower
@@ -477,8 +480,18 @@ def test_support_weapons_are_limited_to_effective_figures(ok, down, firepower):
     """000_294bccfd88f0ebda.txt: "If the grenadier gets hit, someone will pick up his launcher." Rulings
     R20: one support weapon per effective figure, best first (a lone survivor fires one weapon). The
     survivors are all gunners then, so they keep the weapons' Optimum Range (R24): 2 + 2 + 1 and 1 + 1 + 1
-    at a range beyond the riflemen's 8"."""
-    s = make({"usmc.A": unit(WEST, ok=ok, down=down, supply="normal"), "tal.2": unit(EAST)}, rules="quick")
+    at a range beyond the riflemen's 8" (003's Optimum Range, full rules: R22)."""
+    s = make({"usmc.A": unit(WEST, ok=ok, down=down, supply="normal"), "tal.2": unit(EAST)}, rules="full",
+             table=BACKS)  # a wall at its back: the target is not Exposed (R22)
+    assert shot(s, "usmc.A", "tal.2").firepower == firepower
+
+
+@pytest.mark.parametrize(("at", "firepower"), [(pt(13, 11), 2 + 2 + 1), (EAST, 2 + 2)])
+def test_quick_start_optimum_range_is_the_tq_in_inches_for_every_weapon(at, firepower):
+    """000_294bccfd88f0ebda.txt: "If the target were within six inches (the number in inches = number of
+    sides of its TQ die), it would receive another die." R22: the quick start knows no doubled range for
+    support weapons (that is 003's), so two D8 gunners get the die at 8" and not at 14"."""
+    s = make({"usmc.A": unit(WEST, ok=2, down=2), "tal.2": unit(at)}, rules="quick")
     assert shot(s, "usmc.A", "tal.2").firepower == firepower
 
 
