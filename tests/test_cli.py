@@ -88,7 +88,7 @@ def test_human_end_of_input_exits_cleanly(capsys, monkeypatch):
 
 
 # ------------------------------------------------------------------ Lost & Found
-LAF_OPTIONS = "{'rules': 'quick', 'fog_of_war': True, 'taliban_teams': 4, 'ambush': True, 'capture': True}"
+LAF_OPTIONS = "{'rules': 'quick', 'fog_of_war': True, 'taliban_teams': 4, 'ambush': True, 'ambush_fires_first': 'on_4+', 'capture': True}"
 
 
 def test_list_and_help_show_lost_and_found_sides(capsys):

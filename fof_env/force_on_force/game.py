@@ -85,6 +85,7 @@ class Setup:
     first_initiative: int
     attachment: UnitSpec | None  # a figure that joins a unit in set-up (the squad leader)
     ambush_side: int  # the side whose units may start Hidden; -1: no ambush rule
+    ambush_always_first: bool  # a Hidden unit that fires goes first without its 4+ (rulings R36)
     capture_side: int  # the side that captures casualties left alone; -1: no capture rule
     first_fire_side: int  # the side that must open fire first; -1: none
     pilot: PilotRule | None
@@ -124,6 +125,12 @@ def _rule_side(sc: Scenario, name: str, options: dict[str, Any]) -> int:
     if cfg is None or (cfg.get("option") and not options[cfg["option"]]):
         return -1
     return cfg.get("side", 0)
+
+
+def _ambush_fires_first(sc: Scenario, options: dict[str, Any]) -> str:
+    """The ambush rule's ``fires_first`` setting ("on_4+" unless the scenario says otherwise)."""
+    value = sc.rules.get("ambush", {}).get("fires_first", "on_4+")
+    return options[value["option"]] if isinstance(value, dict) else value
 
 
 class ForceOnForceGame(Game):
@@ -181,6 +188,7 @@ class ForceOnForceGame(Game):
             deployment=sc.deployment, turns=sc.turns, first_initiative=sc.first_initiative,
             attachment=sc.attachments[0] if sc.attachments else None,
             ambush_side=_rule_side(sc, "ambush", options),
+            ambush_always_first=_ambush_fires_first(sc, options) == "always",
             capture_side=_rule_side(sc, "capture", options),
             first_fire_side=_rule_side(sc, "must_fire_first", options),
             pilot=pilot, airstrike="airstrike_call" in sc.rules,

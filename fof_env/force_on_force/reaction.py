@@ -149,7 +149,8 @@ class ReactionWindow:
             if not passed and side != self.initiative and role in (R_INT_FIRE, R_INT_MOVE):
                 self.failed[u] = 1  # "If the non-initiative unit rolls less than a 4, no interruption"
                 continue
-            first = 1 if ambush and passed else 0  # "If it rolls a 4+, it automatically fires first."
+            # "If it rolls a 4+, it automatically fires first." (or always: the briefing's reading, R36)
+            first = 1 if ambush and (passed or self.sc.ambush_always_first) else 0
             init = 1 if side == self.initiative else 0
             ranked.append(((first, passed, modified if passed else 0, init, -idx), (u, role, target, ambush)))
         ranked.sort(key=lambda item: item[0], reverse=True)

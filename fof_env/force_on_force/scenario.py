@@ -313,7 +313,7 @@ def scenario_from_dict(data: Any, origin: str = "<dict>") -> Scenario:
             raise fail(f"victory.vp[{i}].feature", f"{v.get('feature')!r} is not a feature of the table")
         victory.append(VictoryTerm(side_of(v["side"], f"victory.vp[{i}].side"), v["for"], v["points"],
                                    v.get("feature")))
-    rules = {name: _rule(name, dict(cfg), table, side_of, option_names, fail)
+    rules = {name: _rule(name, dict(cfg), table, side_of, options, fail)
              for name, cfg in data.get("rules", {}).items()}
     return Scenario(
         id=data["id"], name=data["name"], provenance=data["provenance"], source=data.get("source", ""),
@@ -405,7 +405,7 @@ def _deployment(d: dict[str, Any] | None, table: Table, where: str, fail) -> Dep
 
 
 _RULE_KEYS = {
-    "ambush": {"side", "option", "seed_quote"},
+    "ambush": {"side", "option", "fires_first", "seed_quote"},
     "must_fire_first": {"side", "option", "seed_quote"},
     "capture": {"side", "option", "seed_quote"},
     "downed_pilot": {"side", "building", "start", "deadline_turn", "early_escort_before_turn", "contact_vp",
@@ -416,7 +416,24 @@ _RULE_KEYS = {
 }  # fmt: skip
 
 
-def _rule(name: str, cfg: dict[str, Any], table: Table, side_of, option_names: set[str], fail) -> dict[str, Any]:
+AMBUSH_FIRES_FIRST = ("on_4+", "always")  # rulings R36: 000's text and its briefing
+
+
+def _check_fires_first(value: Any, where: str, options: list[OptionDecl], fail) -> None:
+    """``fires_first`` of the ambush rule: one of AMBUSH_FIRES_FIRST or {"option": a str option whose
+    choices are among them}."""
+    if isinstance(value, dict) and set(value) == {"option"}:
+        decl = next((o for o in options if o.name == value["option"]), None)
+        if decl is None:
+            raise fail(f"{where}.option", f"{value['option']!r} is not an option of this scenario")
+        if decl.type != "str" or not decl.choices or not set(decl.choices) <= set(AMBUSH_FIRES_FIRST):
+            raise fail(f"{where}.option", f"option {decl.name!r} must be a str with choices among "
+                                          f"{list(AMBUSH_FIRES_FIRST)}")
+    elif value not in AMBUSH_FIRES_FIRST:
+        raise fail(where, f"{value!r} is not one of {list(AMBUSH_FIRES_FIRST)} or {{\"option\": NAME}}")
+
+
+def _rule(name: str, cfg: dict[str, Any], table: Table, side_of, options: list[OptionDecl], fail) -> dict[str, Any]:
     where = f"rules.{name}"
     unknown = sorted(set(cfg) - _RULE_KEYS[name])
     if unknown:
@@ -426,8 +443,10 @@ def _rule(name: str, cfg: dict[str, Any], table: Table, side_of, option_names: s
         if "side" not in cfg:
             raise fail(where, "names no side ('side': a side id)")
         cfg["side"] = side_of(cfg["side"], f"{where}.side")
-    if "option" in cfg and cfg["option"] not in option_names:
+    if "option" in cfg and cfg["option"] not in {o.name for o in options}:
         raise fail(f"{where}.option", f"{cfg['option']!r} is not an option of this scenario")
+    if name == "ambush" and "fires_first" in cfg:
+        _check_fires_first(cfg["fires_first"], f"{where}.fires_first", options, fail)
     if name == "downed_pilot":
         for key in ("building", "start", "deadline_turn", "early_escort_before_turn"):
             if key not in cfg:

@@ -12,7 +12,21 @@ import pytest
 
 from fof_env.force_on_force import events as ev
 
-from .helpers import dice_used, events, figures, fires, make, order, script, table_with, uid, unit, woods
+from .helpers import (
+    dice_used,
+    events,
+    figures,
+    fires,
+    game,
+    make,
+    order,
+    position,
+    script,
+    table_with,
+    uid,
+    unit,
+    woods,
+)
 
 SEED = "000_294bccfd88f0ebda.txt"
 FULL = "003_b1b2d2a6d4b3bab2.txt"
@@ -141,6 +155,22 @@ def test_hidden_unit_failing_its_roll_fires_as_normal():
     script(s, [3, 8] + [1] * 5 + [1] * 5)
     s.apply("interrupt_fire")
     assert order(s) == ["usmc.A>tal.2", "tal.2>usmc.A"]
+
+
+def test_with_the_briefing_reading_a_hidden_unit_always_fires_first():
+    """000_294bccfd88f0ebda.txt, the briefing: "The Taliban automatically fire first from ambush." against
+    the text's "If it rolls a 4+, it automatically fires first." R36: option ambush_fires_first="always"
+    takes the briefing's reading: tal.2's 3 still beats usmc.A's 8 (the default, on_4+, is the test
+    above)."""
+    g = game(rules="quick", fog_of_war=False, ambush_fires_first="always")
+    s = g.state_from_position(position({"tal.2": hidden(EDGE), "usmc.A": plain("x07y11")}, table=WOODS,
+                                       initiative="usmc", portion="non_initiative"))  # fmt: skip
+    s.apply("tal.2")
+    s.apply("fire")
+    s.apply("usmc.A")
+    script(s, [3, 8] + [1] * 5 + [1] * 5)
+    s.apply("interrupt_fire")
+    assert order(s) == ["tal.2>usmc.A", "usmc.A>tal.2"]
 
 
 def test_hidden_interrupter_fires_first_even_against_the_initiative():
