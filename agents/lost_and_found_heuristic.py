@@ -824,6 +824,8 @@ class LostAndFoundHeuristic:
         u = state.mover
         if state.move_reaction:
             return self._reaction_move(state, u, legal)
+        if state.after_fire:
+            return state.PASS  # after firing, stay put: a unit that has not moved keeps In Cover
         plan = self._plan
         if state.EXIT in legal and self._wants_exit(state, u):
             return state.EXIT

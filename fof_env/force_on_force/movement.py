@@ -11,6 +11,7 @@ from fof_env.force_on_force.constants import (
     LIGHT,
     RAPID_IN,
     SERIOUS,
+    ST_END_ACTIVATION,
     ST_RESOLVE,
     TACTICAL_IN,
     W_MOVE,
@@ -57,6 +58,8 @@ class Movement:
         out = self.move_points(u, limit)
         if self.can_exit(u, limit):
             out.append(self.EXIT)
+        if self.after_fire:
+            out.append(self.PASS)  # the move after firing is optional (R13)
         return out
 
     def _ask_move(self, u: int, reaction: bool) -> None:
@@ -66,6 +69,10 @@ class Movement:
         self.kind = D_MOVE
 
     def _on_move(self, action: int) -> None:
+        if action == self.PASS:  # no move after firing
+            self.mover = -1
+            self._auto(ST_END_ACTIVATION)
+            return
         u = self.mover
         dest = -1 if action == self.EXIT else action
         rapid = self._is_rapid(u, dest)

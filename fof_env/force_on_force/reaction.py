@@ -205,9 +205,16 @@ class ReactionWindow:
     def _st_after_window(self) -> None:
         a = self.actor
         self.entries = []
-        may_fire = self.win_kind == W_MOVE and self.active(a) and not self.pinned[a]
-        if may_fire and self.fire_capacity(a) > 0 and self.fire_targets(a):
-            self.after_move = 1
-            self.kind = D_TARGET  # "move then shoot"
+        able = self.active(a) and not self.pinned[a] and not self.after_fire
+        if able and self.win_kind == W_MOVE:
+            if self.fire_capacity(a) > 0 and self.fire_targets(a):
+                self.after_move = 1
+                self.kind = D_TARGET  # "move then shoot"
+                return
+        elif able and self.full and not self.after_move:
+            # 003 "Units may make a Rapid move and then fire, but may not fire and then make a Rapid
+            # move": a unit that fired may still make a Tactical move, or pass (R13)
+            self._ask_move(a, reaction=False)
+            self.tactical_only = self.after_fire = 1
             return
         self.step = ST_END_ACTIVATION

@@ -215,7 +215,7 @@ class TurnSequence:
     def _clear_context(self) -> None:
         """Forget the finished activation, so equal positions give equal states."""
         self.actor = self.mover = -1
-        self.free_used = self.move_reaction = self.tactical_only = self.after_move = 0
+        self.free_used = self.move_reaction = self.tactical_only = self.after_move = self.after_fire = 0
         self.targets = []
         self.entries = []
         self.exchanged = []

@@ -134,7 +134,7 @@ class ForceOnForceState(TurnSequence, ReactionWindow, FireResolution, Casualties
         # decision context
         "queue", "actor", "free_used", "mover", "move_reaction", "tactical_only", "targets", "split_counts",
         "split_alloc", "win_kind", "win_dest", "entries", "qi", "ret_queue", "fow_queue", "after_move",
-        "exchanged",
+        "after_fire", "exchanged",
         # bookkeeping
         "dice", "history", "events", "_rolls", "_start", "_legal_cache", "_mask_cache",
     )  # fmt: skip
@@ -148,7 +148,7 @@ class ForceOnForceState(TurnSequence, ReactionWindow, FireResolution, Casualties
         "sc", "full", "fow_on", "capture_on", "ambush_on", "support", "turn", "initiative", "portion",
         "first_fire", "pilot_pos", "pilot_unit", "contact", "pilot_exit", "leader_unit", "kind", "step",
         "setup_stage", "auto_win", "airstrike", "actor", "free_used", "mover", "move_reaction",
-        "tactical_only", "win_kind", "win_dest", "qi", "after_move",
+        "tactical_only", "win_kind", "win_dest", "qi", "after_move", "after_fire",
     )  # fmt: skip
 
     # per-unit flags and counts a unit's history sets (cleared for a re-sampled hidden unit)
@@ -217,6 +217,7 @@ class ForceOnForceState(TurnSequence, ReactionWindow, FireResolution, Casualties
             ctx["unit"] = self.UNIT_NAMES[self.mover]
             ctx["reaction"] = bool(self.move_reaction)
             ctx["tactical_only"] = bool(self.tactical_only)
+            ctx["after_fire"] = bool(self.after_fire)
         elif k == D_RETURN:
             ctx["fired_on_by"] = self.UNIT_NAMES[self.ret_queue[0][0]]
             ctx["unit"] = self.UNIT_NAMES[self.ret_queue[0][1]]

@@ -147,7 +147,7 @@ def test_reaction_move_once_per_turn():
     s.apply("interrupt_move")
     assert s.decision_kind == "move_target" and s.current_player == 1
     assert s.decision.context == {"turn": 1, "initiative": "taliban", "unit": "usmc.A", "reaction": True,
-                                  "tactical_only": False}  # fmt: skip
+                                  "tactical_only": False, "after_fire": False}  # fmt: skip
     assert "x19y11" in s.legal_action_strings()  # Rapid: 12" allowed
     s.apply("x05y11")
     assert order(s) == ["move usmc.A", "move tal.1"]  # it won the test: it moves first

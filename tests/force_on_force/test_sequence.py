@@ -12,7 +12,7 @@ from fof_env.core.events import DiceRolled
 from fof_env.core.game import State
 from fof_env.force_on_force import events as ev
 
-from .helpers import dice_used, events, game, make, script, uid, unit
+from .helpers import decline_reactions, dice_used, events, fire, game, make, pt, script, uid, unit
 
 SEED = "000_294bccfd88f0ebda.txt"
 
@@ -280,6 +280,56 @@ def test_hold_and_pass():
     script(s, [1, 1])  # turn 2 initiative: 1D6, 1D8
     s.apply("pass")
     assert s.turn == 2 and s.activated == [0] * 8
+
+
+def fired(rules):
+    """tal.1 (initiative) fires at usmc.A 14" away; nothing hits and nobody fires back."""
+    s = make({"tal.1": unit(pt(5, 11)), "usmc.A": unit(pt(19, 11))}, rules=rules, initiative="taliban")
+    fire(s, "tal.1", "usmc.A", [1] * 40)
+    return s
+
+
+def test_full_rules_a_unit_that_fired_may_make_a_tactical_move():
+    """003_b1b2d2a6d4b3bab2.txt: "Units may make a Rapid move and then fire, but may not fire and then make
+    a Rapid move." R13: after firing, the full rules offer the unit a Tactical move (up to 6") or
+    ``pass``; the move opens its reaction window like any other, and the activation ends after it."""
+    s = fired("full")
+    assert s.decision_kind == "move_target" and s.decision.context["after_fire"] and s.current_player == 0
+    legal = s.legal_action_strings()
+    assert pt(11, 11) in legal and pt(13, 11) not in legal and "pass" in legal  # 6" yes, 8" (Rapid) no
+    s.apply(pt(11, 11))
+    decline_reactions(s)
+    assert s.pos[uid("tal.1")] == s.sc.table.index(pt(11, 11)) and s.moved[uid("tal.1")] == 1
+    assert s.decision_kind == "select_unit" and s.activated[uid("tal.1")] == 1  # no second fire
+
+
+def test_full_rules_the_move_after_firing_may_be_declined():
+    """R13: ``pass`` ends the activation where the unit stands, unmoved."""
+    s = fired("full")
+    s.apply("pass")
+    assert s.decision_kind == "select_unit" and s.moved[uid("tal.1")] == 0 and s.activated[uid("tal.1")] == 1
+
+
+def test_quick_rules_offer_no_move_after_firing():
+    """000_294bccfd88f0ebda.txt: "You can move, shoot, move then shoot." (no shoot then move) R13."""
+    s = fired("quick")
+    assert s.decision_kind == "select_unit" and s.activated[uid("tal.1")] == 1
+
+
+def test_a_unit_that_moved_and_fired_moves_no_more():
+    """R13: move then shoot is the whole activation; the move after firing is for a unit that fired first."""
+    s = make({"tal.1": unit(pt(5, 11)), "usmc.A": unit(pt(19, 11))}, rules="full", initiative="taliban")
+    script(s, [1] * 40)
+    s.apply("tal.1")
+    s.apply("move")
+    s.apply(pt(7, 11))
+    decline_reactions(s)
+    assert s.decision_kind == "fire_target" and s.decision.context["after_move"]
+    s.apply("usmc.A")
+    if s.decision_kind == "split_target":
+        s.apply("pass")
+    decline_reactions(s)
+    assert s.decision_kind == "select_unit" and s.activated[uid("tal.1")] == 1
 
 
 # ------------------------------------------------------------------ Overwatch declaration, End Phase
