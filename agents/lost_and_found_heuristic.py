@@ -903,6 +903,10 @@ class LostAndFoundHeuristic:
         a = state.actor
         if state.INT_FIRE not in legal:
             return state.PASS
+        if state.interrupted >= 0:  # interrupt an Overwatch unit's fire: shoot at it if it pays
+            s = _shooter(state, r, fresh=False)
+            o = state.interrupted
+            return state.INT_FIRE if _hits(state, s, o, state.pos[o], moved=None) >= 1.0 else state.PASS
         if r in state.targets:
             return state.INT_FIRE if self._return_fire_ok(state, r) else state.PASS
         return state.INT_FIRE if self._interrupt_pays(state, r, a) else state.PASS

@@ -18,7 +18,8 @@ game). Always from the point of view of ``player``:
   made, pilot exited, amped up (mine, enemy's), set-up, terminal (the pilot entries are 0 in
   a scenario without the ``downed_pilot`` rule).
 * **decision** ``19 + 4 x U + 6 + 11``: kind one-hot; the acting unit, its target(s), the
-  unit asked / moving, the unit that fired on it (each a one-hot over the unit order above);
+  unit asked / moving, the unit that fired on it or whose Overwatch fire it may interrupt (each a
+  one-hot over the unit order above);
   window is a move, window is a fire, destination x, y, reaction move, Tactical only; Fog of
   War result one-hot.
 * **board** ``6 x P`` (one value per table point): terrain cover dice / 4, woods, building,
@@ -200,6 +201,8 @@ def encode(s, player: int) -> np.ndarray:
     asked = -1
     if k in (D_DEPLOY, D_DECLARE, D_OW) and s.queue:
         asked = s.queue[0]
+        if k == D_DECLARE and s.interrupted >= 0:  # the Overwatch unit whose fire it may interrupt
+            obs[d + 3 * n_units + slot[s.interrupted]] = 1.0
     elif k == D_MOVE:
         asked = s.mover
     elif k == D_RETURN:

@@ -1,5 +1,20 @@
 """The reaction window: who may react to a declared move or fire, the Overwatch shots at interrupters,
-the reaction tests and the order of resolution, return fire (000 "Can more than one unit interrupt ...")."""
+the interrupts of that Overwatch fire, the reaction tests and the order of resolution, return fire
+(000 "Can more than one unit interrupt ...").
+
+A window runs in this order and then closes (rulings R14):
+
+1. the actor declares a move or fire;
+2. each unit that may react declares ``interrupt_fire``, ``interrupt_move`` or ``pass``;
+3. if the actor is the initiative side's and someone interrupted, each of its Overwatch units may
+   fire at one interrupter (``overwatch_fire``);
+4. each Overwatch unit that fires and can be seen may itself be interrupted: the non-initiative
+   units not yet in the window are asked again (``declare_interrupt`` with ``overwatch`` in the
+   decision's context), ``interrupt_fire`` shooting at that Overwatch unit ("then Overwatch units
+   may choose to fire, followed by more interrupts");
+5. everyone in the window rolls its reaction test and acts in that order; a unit fired on may fire
+   back right after the shot (R17). Nobody declares anything more: the window is closed.
+"""
 
 from __future__ import annotations
 
@@ -35,6 +50,8 @@ class ReactionWindow:
 
     def _declare_choices(self, r: int) -> list[int]:
         out = [self.PASS]
+        if self.interrupted >= 0:  # step 4: fire at the Overwatch unit, or let it fire
+            return out + [self.INT_FIRE] if self.can_shoot_at(r, self.interrupted) else out
         if self._may_fire_at_actor(r):
             out.append(self.INT_FIRE)
         if self.UNIT_SIDE[r] != self.initiative and not self.rmoves[r] and not self.failed[r]:
@@ -64,7 +81,9 @@ class ReactionWindow:
             # a Hidden unit stays Hidden until it really fires or moves (000 "They remain Hidden so long
             # as they do not move or fire"): one that fails its reaction test did neither (R27)
             ambush = 1 if self.hidden[r] and action == self.INT_FIRE else 0
-            if action == self.INT_FIRE:
+            if self.interrupted >= 0:
+                self.entries.append((r, R_INT_FIRE, self.interrupted, ambush))
+            elif action == self.INT_FIRE:
                 self.entries.append((r, R_RETURN if r in self.targets else R_INT_FIRE, self.actor, ambush))
             else:
                 self.entries.append((r, R_INT_MOVE, -1, 0))
@@ -111,6 +130,9 @@ class ReactionWindow:
                 self.kind = D_DECLARE
                 return
             self.queue.pop(0)
+        if self.interrupted >= 0:
+            self._next_overwatch_interrupt()
+            return
         # initiative Overwatch units "may only react to non-initiative interrupting units"
         if self.UNIT_SIDE[self.actor] == self.initiative and len(self.entries) > 1:
             self.queue = [
@@ -128,6 +150,26 @@ class ReactionWindow:
                 self.kind = D_OW
                 return
             self.queue.pop(0)
+        self._next_overwatch_interrupt()
+
+    def _next_overwatch_interrupt(self) -> None:
+        """Step 4 of the window: the next Overwatch unit that fires, and the non-initiative units not
+        yet in the window that could fire at it, or on to the reaction tests."""
+        firers = [u for u, role, _t, _a in self.entries if role == R_OW]
+        i = firers.index(self.interrupted) + 1 if self.interrupted >= 0 else 0
+        inside = {u for u, _role, _t, _a in self.entries}
+        for o in firers[i:]:
+            queue = [
+                r
+                for r in self.SIDE_UNITS[self.initiative ^ 1]
+                if r not in inside and not self.failed[r] and self.can_shoot_at(r, o)
+            ]
+            if queue:
+                self.interrupted = o
+                self.queue = queue
+                self.step = ST_DECLARE
+                return
+        self.interrupted = -1
         self.step = ST_ROLL
 
     def _st_roll(self) -> None:

@@ -223,6 +223,7 @@ class TurnSequence:
         self.split_alloc = []
         self.win_kind = 0
         self.win_dest = -1
+        self.interrupted = -1
         self.qi = 0
 
     def _st_end_turn(self) -> None:

@@ -134,7 +134,7 @@ class ForceOnForceState(TurnSequence, ReactionWindow, FireResolution, Casualties
         # decision context
         "queue", "actor", "free_used", "mover", "move_reaction", "tactical_only", "targets", "split_counts",
         "split_alloc", "win_kind", "win_dest", "entries", "qi", "ret_queue", "fow_queue", "after_move",
-        "after_fire", "exchanged",
+        "after_fire", "interrupted", "exchanged",
         # bookkeeping
         "dice", "history", "events", "_rolls", "_start", "_legal_cache", "_mask_cache",
     )  # fmt: skip
@@ -148,7 +148,7 @@ class ForceOnForceState(TurnSequence, ReactionWindow, FireResolution, Casualties
         "sc", "full", "fow_on", "capture_on", "ambush_on", "support", "turn", "initiative", "portion",
         "first_fire", "pilot_pos", "pilot_unit", "contact", "pilot_exit", "leader_unit", "kind", "step",
         "setup_stage", "auto_win", "airstrike", "actor", "free_used", "mover", "move_reaction",
-        "tactical_only", "win_kind", "win_dest", "qi", "after_move", "after_fire",
+        "tactical_only", "win_kind", "win_dest", "qi", "after_move", "after_fire", "interrupted",
     )  # fmt: skip
 
     # per-unit flags and counts a unit's history sets (cleared for a re-sampled hidden unit)
@@ -227,6 +227,8 @@ class ForceOnForceState(TurnSequence, ReactionWindow, FireResolution, Casualties
             ctx["actor"] = self.UNIT_NAMES[self.actor]
             ctx["action"] = "move" if self.win_kind == W_MOVE else "fire"
             ctx["targets"] = [self.UNIT_NAMES[t] for t in self.targets]
+        if k == D_DECLARE and self.interrupted >= 0:
+            ctx["overwatch"] = self.UNIT_NAMES[self.interrupted]  # interrupt_fire shoots at it (R14)
         if k == D_TARGET:
             ctx["after_move"] = bool(self.after_move)
         if k == D_SPLIT_SUPPORT:

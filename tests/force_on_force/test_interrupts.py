@@ -452,6 +452,92 @@ def test_overwatch_is_not_asked_when_nobody_interrupts():
     assert s.fires[uid("usmc.A")] == 0
 
 
+def overwatch_interrupted(**kw):
+    """overwatch_duel plus tal.2 (2 AK) at x21y21, on the open table."""
+    extra = {"usmc.A": unit(USMC, 2, support=[], status=["overwatch"]), "usmc.B": unit("x07y21", 2, support=[]),
+             "tal.2": unit("x21y21", 2, support=[])}  # fmt: skip
+    return duel(extra, initiative="usmc", table=table_with(), **kw)
+
+
+def test_overwatch_fire_may_itself_be_interrupted():
+    """000_294bccfd88f0ebda.txt: "One unit's action triggers several interrupts, then Overwatch units may
+    choose to fire, followed by more interrupts. Fire (or movement) is resolved in order of die rolls,
+    from highest to lowest." R14: usmc.B moves; tal.1 interrupts, tal.2 lets it go; usmc.A (Overwatch)
+    fires at tal.1; then tal.2, not yet in the window, is asked again and interrupts usmc.A's fire.
+    Tests in declaration order: usmc.B 3, tal.1 5, usmc.A 4, tal.2 6, so tal.2 shoots first (at
+    usmc.A), then tal.1 (at usmc.B), then usmc.A (at tal.1), then usmc.B moves."""
+    s = overwatch_interrupted()
+    s.apply("usmc.B")
+    s.apply("move")
+    s.apply("x09y21")
+    s.apply("interrupt_fire")  # tal.1
+    assert s.decision.context["unit"] == "tal.2" and "overwatch" not in s.decision.context
+    s.apply("pass")  # tal.2, first time
+    s.apply("tal.1")  # usmc.A's Overwatch fire
+    assert s.decision_kind == "declare_interrupt" and s.current_player == 0
+    assert s.decision.context["unit"] == "tal.2" and s.decision.context["overwatch"] == "usmc.A"
+    assert s.legal_action_strings() == ["pass", "interrupt_fire"]  # no move: it interrupts a fire
+    # tests; tal.2 2D6 at usmc.A (3D8); tal.1 2D6 at usmc.B (3D8); usmc.A 2D8 at tal.1 (2D6)
+    script(s, [3, 5, 4, 6] + [1] * 5 + [1] * 5 + [1] * 4)
+    s.apply("interrupt_fire")
+    assert [(e.unit, e.role) for e in events(s, ev.ReactionTest)] == [
+        ("usmc.B", "actor"), ("tal.1", "interrupt_fire"), ("usmc.A", "overwatch_fire"),
+        ("tal.2", "interrupt_fire")]  # fmt: skip
+    decline_reactions(s)
+    assert order(s) == ["tal.2>usmc.A", "tal.1>usmc.B", "usmc.A>tal.1", "move usmc.B"]
+    assert dice_used(s) == 4 + 5 + 5 + 4
+
+
+def test_the_window_closes_after_the_interrupts_of_overwatch_fire():
+    """R14: after the interrupts of the Overwatch fire nobody else declares: usmc.C, an Overwatch unit that
+    let the first round go, is not asked about tal.2, and tal.1 (already in the window) is not asked
+    again. Only return fire follows a shot."""
+    extra = {"usmc.A": unit(USMC, 2, support=[], status=["overwatch"]), "usmc.B": unit("x07y21", 2, support=[]),
+             "usmc.C": unit("x07y31", 2, support=[], status=["overwatch"]), "tal.2": unit("x21y21", 2, support=[])}  # fmt: skip
+    s = duel(extra, initiative="usmc", table=table_with())
+    s.apply("usmc.B")
+    s.apply("move")
+    s.apply("x09y21")
+    s.apply("interrupt_fire")  # tal.1
+    s.apply("pass")  # tal.2
+    s.apply("tal.1")  # usmc.A fires at tal.1
+    assert s.decision.context["unit"] == "usmc.C"
+    s.apply("pass")  # usmc.C lets it go
+    assert s.decision.context == {**s.decision.context, "unit": "tal.2", "overwatch": "usmc.A"}
+    script(s, [3, 5, 4, 6] + [1] * 40)
+    s.apply("interrupt_fire")
+    kinds = []
+    while s.decision_kind in ("return_fire", "declare_interrupt", "overwatch_fire"):
+        kinds.append(s.decision_kind)
+        s.apply("pass")
+    assert set(kinds) == {"return_fire"}
+    assert s.decision_kind == "fire_target" and s.decision.context["after_move"]  # usmc.B moved: its own fire
+
+
+@pytest.mark.parametrize("hidden", [True, False])
+def test_a_hidden_overwatch_unit_cannot_be_interrupted(hidden):
+    """000_294bccfd88f0ebda.txt: Hidden units "may not be fired upon until they are spotted". R14, R27: a
+    Hidden Overwatch unit's fire gives nobody a second chance to interrupt (the question would give
+    it away); seen, the same unit's fire is open to usmc.B, which let the first round go."""
+    status = ["hidden", "overwatch"] if hidden else ["overwatch"]
+    extra = {"tal.1": unit("x17y11", 2, support=[], status=status),
+             "tal.2": unit("x21y21", 2, support=[]), "usmc.B": unit("x07y21", 2, support=[])}  # fmt: skip
+    s = duel(extra, initiative="taliban", table=table_with(woods(17, 7, 25, 15)))
+    s.apply("tal.2")
+    s.apply("move")
+    s.apply("x19y21")
+    s.apply("interrupt_fire")  # usmc.A
+    s.apply("pass")  # usmc.B
+    assert s.decision_kind == "overwatch_fire" and s.decision.context["unit"] == "tal.1"
+    script(s, [1] * 40)
+    s.apply("usmc.A")
+    if hidden:
+        assert s.decision_kind != "declare_interrupt"
+    else:
+        assert s.decision_kind == "declare_interrupt" and s.decision.context["unit"] == "usmc.B"
+        assert s.decision.context["overwatch"] == "tal.1"
+
+
 def test_overwatch_fires_during_the_non_initiative_portion():
     """000_294bccfd88f0ebda.txt: Overwatch "may also fire during the non-initiative player's portion of
     the turn" and "Remaining Non-Initiative Units ... This may trigger reactions from Overwatching or
