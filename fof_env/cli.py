@@ -240,6 +240,14 @@ def build_parser() -> argparse.ArgumentParser:
             "(default: heuristic where the game has one, else random)",
         )
     play.add_argument(
+        "--agent",
+        action="append",
+        default=[],
+        metavar="SIDE=SPEC",
+        help="who plays a side, by its name (any game, e.g. a scenario file's sides: --agent red=human); "
+        "repeatable",
+    )
+    play.add_argument(
         "--seed", type=int, default=None, help="dice seed (and the agents' seeds); random if omitted"
     )
     play.add_argument(

@@ -230,3 +230,15 @@ def test_play_writes_its_record_whole(tmp_path, capsys):
     assert cli.main([*argv, "--record", str(path)]) == 0
     record = json.loads(path.read_text())
     assert record["final"]["decisions"] == len(record["actions"]) and list(tmp_path.iterdir()) == [path]
+
+
+def test_play_a_scenario_file_with_agents_named_by_side(capsys):
+    """``--agent SIDE=SPEC`` names the sides of a scenario file, which have no flags of their own."""
+    scenario = "--option=scenario=tests/force_on_force/scenarios/crossroads.json"
+    argv = ["play", "force_on_force", scenario, "--agent", "red=random", "--agent", "blue=mcts:4", "--seed", "2"]
+    assert cli.main([*argv, "--quiet"]) == 0
+    assert "seed=2: red=random, blue=mcts:4" in capsys.readouterr().out
+    assert cli.main(["play", "force_on_force", scenario, "--agent", "green=random"]) == 2
+    assert capsys.readouterr().err == "fof play: --agent green: not a side of force_on_force; its sides are red, blue\n"
+    assert cli.main(["play", "force_on_force", scenario, "--agent", "red"]) == 2
+    assert capsys.readouterr().err == "fof play: --agent 'red': write SIDE=SPEC, e.g. --agent red=human\n"

@@ -244,7 +244,17 @@ def run_play(args, out: TextIO) -> int:
     if problem is not None:  # found now, not after the whole game is played
         print(f"fof play: --record {args.record}: {problem}", file=sys.stderr)
         return 2
-    specs = {p: getattr(args, side, None) or default_kind(game) for p, side in enumerate(names)}
+    chosen = {}
+    for item in args.agent:
+        side, sep, spec = item.partition("=")
+        if not sep or not spec:
+            print(f"fof play: --agent {item!r}: write SIDE=SPEC, e.g. --agent {names[0]}=human", file=sys.stderr)
+            return 2
+        if side not in names:
+            print(f"fof play: --agent {side}: not a side of {game.name}; its sides are {', '.join(names)}", file=sys.stderr)
+            return 2
+        chosen[side] = spec
+    specs = {p: chosen.get(side) or getattr(args, side, None) or default_kind(game) for p, side in enumerate(names)}
     bots = {p: spec for p, spec in specs.items() if spec != "human"}
 
     def make(spec, game_, player, agent_seed):

@@ -71,6 +71,7 @@ class UnknownOptionError(OptionError, TypeError):
         return (type(self), (self.owner, self.unknown, self.known))
 
 
-class ScenarioError(ValueError):
+class ScenarioError(OptionError):
     """A scenario file (or dict) that cannot be played: one line naming the file, the field path
-    and what is allowed."""
+    and what is allowed. An :class:`OptionError`, as the scenario is the ``scenario`` option of
+    ``make_game("force_on_force", ...)``: every front end that reports bad options reports it."""

@@ -133,6 +133,9 @@ def _ambush_fires_first(sc: Scenario, options: dict[str, Any]) -> str:
     return options[value["option"]] if isinstance(value, dict) else value
 
 
+SCENARIO_OPTION = OptionSpec("scenario", "lost_and_found", str, None, "a shipped scenario id or a scenario file's path")
+
+
 class ForceOnForceGame(Game):
     """Force on Force on any scenario (see the module docstring for the options)."""
 
@@ -150,10 +153,12 @@ class ForceOnForceGame(Game):
         specs = GENERIC_OPTIONS + tuple(
             OptionSpec(o.name, o.default, _TYPES[o.type], o.choices, o.doc) for o in sc.options
         )
+        if self.name == "force_on_force":  # listed with the options, though __init__ takes it itself
+            specs = (SCENARIO_OPTION,) + specs
         self.OPTIONS = specs
         self.options = check_options(self.name, specs, options)
         if self.name == "force_on_force":
-            self.options = {"scenario": sc.origin if not isinstance(scenario, dict) else scenario, **self.options}
+            self.options["scenario"] = sc.origin if not isinstance(scenario, dict) else scenario
         self.scenario = sc
         self.rules = self.options["rules"]
         self.fog_of_war = self.options["fog_of_war"] and sc.fog_of_war is not None
