@@ -84,11 +84,18 @@ def load_policy(path: str | Path):
     return policy_io.load_model_policy(path)
 
 
+def scenario_id(game) -> str | None:
+    """The id of the scenario a game plays (Force on Force: one engine, many scenarios), else None."""
+    scenario = getattr(game, "scenario", None)
+    return getattr(scenario, "id", None)
+
+
 def check_card(card: dict[str, Any], game, player: int, source: str) -> bool:
     """Refuse a model made for another game, side or layout; return True if it plays both sides.
 
     Raises :class:`~agents.policy_io.ModelFileError` (a ``ValueError``, one line) for no card,
-    another card format, game, side, observation version or shape, or action count.
+    another card format, game, side, scenario (when the card names one), observation version or
+    shape, or action count.
     """
     if not card:
         raise ModelFileError(f"cannot use model {source}: it has no card beside it")
@@ -101,6 +108,8 @@ def check_card(card: dict[str, Any], game, player: int, source: str) -> bool:
     side = game.player_names[player]
     if card.get("side") not in (side, BOTH_SIDES):
         problems.append(f"it plays side {card.get('side')!r}, not {side!r}")
+    if card.get("scenario") is not None and card["scenario"] != scenario_id(game):
+        problems.append(f"it was trained on scenario {card['scenario']!r}, not {scenario_id(game)!r}")
     version = getattr(game, "observation_version", None)
     if card.get("observation_version") != version:
         problems.append(f"observation version {card.get('observation_version')} != the game's {version}")

@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.policy_io import CARD_FORMAT, Checkpoint, ModelFileError, WriteError, write_atomic
-from agents.ppo import BOTH_SIDES
+from agents.ppo import BOTH_SIDES, scenario_id
 from evaluation.executors import BACKENDS, make_executor
 from training.opponents import SELF, checkpoint_steps, checkpoints, parse_pool
 
@@ -306,6 +306,7 @@ def write_card(path: Path, config: TrainConfig, game, progress: dict[str, Any],
         "game": config.game,
         "side": config.side,
         "options": game.options if hasattr(game, "options") else config.options,
+        "scenario": scenario_id(game),
         "observation_version": getattr(game, "observation_version", None),
         "observation_shape": [int(game.observation_shape[0]) + (2 if config.side == BOTH_SIDES else 0)],
         "num_actions": game.num_actions,

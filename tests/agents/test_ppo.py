@@ -222,6 +222,19 @@ def test_broken_model_files_are_refused_with_one_line(tmp_path):
     assert "no card model.json beside it" in _refusal(path)
 
 
+def test_a_card_for_another_scenario_is_refused(tmp_path):
+    """Force on Force is one engine for many scenarios: two scenario files can share a layout, so
+    a card that names its scenario is checked against the game's."""
+    path = write_model(tmp_path / "m")
+    card = json.loads(path.with_suffix(".json").read_text())
+    card["scenario"] = "crossroads"
+    path.with_suffix(".json").write_text(json.dumps(card))
+    assert "it was trained on scenario 'crossroads', not 'lost_and_found'" in _refusal(path)
+    card["scenario"] = "lost_and_found"
+    path.with_suffix(".json").write_text(json.dumps(card))
+    make_agent("ppo", make_game("lost_and_found"), "taliban", path=str(path))
+
+
 def test_a_card_for_another_layout_is_refused(tmp_path):
     path = write_model(tmp_path / "m")
     card = json.loads(path.with_suffix(".json").read_text())
