@@ -15,6 +15,8 @@ from agents.base import Agent
 _HEURISTICS: dict[str, str] = {
     "strike_force_one": "agents.strike_force_one_heuristic:make_strike_force_one_heuristic",
     "lost_and_found": "agents.lost_and_found_heuristic:make_lost_and_found_heuristic",
+    "compound_raid": "agents.force_on_force_heuristic:make_force_on_force_heuristic",
+    "force_on_force": "agents.force_on_force_heuristic:make_force_on_force_heuristic",
 }
 
 

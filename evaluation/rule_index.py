@@ -4,7 +4,7 @@
     python -m evaluation.rule_index force_on_force --write    # docs/rules/force_on_force.md
 
 A rule's test quotes its seed (``000_294bccfd88f0ebda.txt: "You can move, shoot, move then
-shoot."``); this reads the test files (without importing them) and lists, per seed file,
+shoot."``, or by number, ``003: "..."``); this reads the test files (without importing them) and lists, per seed file,
 each quoted passage with the tests that quote it. ``tests/evaluation/test_rule_index.py``
 keeps the written files current.
 """
@@ -19,7 +19,14 @@ from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SEED_NAME = re.compile(r"\b(\d{3}_[0-9a-f]{16}\.txt)")
+SEEDS = {  # ../shared/seeds/README.md: a test may name its seed by the number alone ("003: ...")
+    "000": "000_294bccfd88f0ebda.txt",
+    "001": "001_8616da5a6ffeaaf0.txt",
+    "002": "002_b69cb091b8d89aa2.txt",
+    "003": "003_b1b2d2a6d4b3bab2.txt",
+    "004": "004_fa8d850a9c124bb3.txt",
+}
+SEED_REF = re.compile(r"\b(\d{3}_[0-9a-f]{16}\.txt|(?:00[0-4])(?=:))")
 # a quotation: '"' ... '"', where a '"' right after a digit is an inch mark (within 1"), not its end
 QUOTE = re.compile(r'"((?:[^"]|(?<=\d)")+?)(?<!\d)"', re.S)
 MIN_QUOTE = 8
@@ -35,10 +42,10 @@ def quotations(ruleset: str) -> dict[str, dict[str, list[str]]]:
                 continue
             doc = ast.get_docstring(node) or ""
             seed = None
-            # each quotation belongs to the seed file named last before it
-            for piece in re.split(r"(\d{3}_[0-9a-f]{16}\.txt)", doc):
-                if SEED_NAME.fullmatch(piece):
-                    seed = piece
+            # each quotation belongs to the seed named last before it (its file name, or "003:")
+            for piece in SEED_REF.split(doc):
+                if piece in SEEDS or piece in SEEDS.values() or re.fullmatch(r"\d{3}_[0-9a-f]{16}\.txt", piece):
+                    seed = SEEDS.get(piece, piece)
                     continue
                 if seed is None:
                     continue

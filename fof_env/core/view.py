@@ -43,6 +43,7 @@ VIEW_FORMAT = "fof-view/1"
 _VIEWS: dict[str, str | type[RulesetView]] = {
     "strike_force_one": "fof_env.strike_force_one.view:StrikeForceOneView",
     "lost_and_found": "fof_env.force_on_force.view:ForceOnForceView",
+    "compound_raid": "fof_env.force_on_force.view:ForceOnForceView",
     "force_on_force": "fof_env.force_on_force.view:ForceOnForceView",
 }
 _CACHE: dict[str, RulesetView] = {}

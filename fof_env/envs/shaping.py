@@ -41,6 +41,18 @@ USMC. ``phi`` is 0 at the start of the scenario and lies in [-0.3, 0.3] for the
 Taliban and [-0.3, 0.5] for the USMC: the whole-episode shaping stays below the
 +/-1 of the result. (The Taliban's automatic victory is not a VP matter: it
 only counts through the result.)
+
+Any other Force on Force scenario ("Compound Raid": ``force_on_force_potential``), from the
+player's side, with what the player may know::
+
+    vp    = clip((my VP - enemy VP) / 20, -1, 1)
+    lost  = figures of a side that can no longer fight (not "ok" or lightly wounded: down,
+            wounded, killed, captured or gone off the table) over all the figures of its units
+            in play; an enemy unit hidden from the player counts as unhurt
+    phi   = 0.3 * vp + 0.1 * (lost(enemy) - lost(mine))
+
+so a VP is worth 0.015 and each enemy figure put out of the fight 0.1 / (the enemy's figures);
+``phi`` lies in [-0.4, 0.4], below the +/-1 of the result.
 """
 
 from __future__ import annotations
@@ -98,3 +110,31 @@ def lost_and_found_potential(state, player: int) -> float:
     if rule is not None and player == rule.side:
         phi += LAF_PILOT_WEIGHT * lost_and_found_pilot_progress(state)
     return phi
+
+
+FOF_LOSS_WEIGHT = 0.1
+
+
+def force_on_force_losses(state, side: int, viewer: int) -> float:
+    """The share of ``side``'s figures that can no longer fight (not "ok" or lightly wounded: down,
+    wounded, killed, captured, or gone off the table), as ``viewer`` may know it (a unit hidden from
+    ``viewer`` counts as unhurt; units not in play, with no figure, are left out)."""
+    total = lost = 0
+    for u in state.SIDE_UNITS[side]:
+        figures = sum(state.figs[u])  # every figure of the unit, whatever its state
+        if not figures:
+            continue
+        total += figures
+        if state.visible_to(u, viewer):
+            lost += figures - state.effective(u)
+    return lost / total if total else 0.0
+
+
+def force_on_force_potential(state, player: int) -> float:
+    """Any Force on Force scenario: 0.3 x the clipped VP lead of ``player`` over 20 plus 0.1 x the
+    difference of the shares of figures out of the fight (the module docstring's formula)."""
+    vp = state.victory_points()
+    lead = max(-1.0, min(1.0, (vp[player] - vp[1 - player]) / LAF_VP_SCALE))
+    losses = force_on_force_losses(state, 1 - player, player) - force_on_force_losses(state, player, player)
+    return LAF_VP_WEIGHT * lead + FOF_LOSS_WEIGHT * losses
+

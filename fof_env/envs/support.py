@@ -56,6 +56,19 @@ _SUPPORT: dict[str, GameSupport] = {
         potential="fof_env.envs.shaping:lost_and_found_potential",
         render_rgb="fof_env.force_on_force.render:render_rgb",
     ),
+    "compound_raid": GameSupport(
+        env_name="CompoundRaid",
+        observation_bounds=(-1.0, 1.0),
+        potential="fof_env.envs.shaping:force_on_force_potential",
+        render_rgb="fof_env.force_on_force.render:render_rgb",
+    ),
+    # Force on Force on any scenario file: make_game("force_on_force", scenario=PATH)
+    "force_on_force": GameSupport(
+        env_name="ForceOnForce",
+        observation_bounds=(-1.0, 1.0),
+        potential="fof_env.envs.shaping:force_on_force_potential",
+        render_rgb="fof_env.force_on_force.render:render_rgb",
+    ),
 }
 
 

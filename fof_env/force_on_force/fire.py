@@ -98,7 +98,8 @@ class FireResolution:
         cover = (
             table.terrain_cover[here] if shooter_pos < 0 else table.cover_from[shooter_pos][here]
         ) + self.excellent[t]
-        if self.full and (self.in_cover[t] or (self.moved[t] == 0 and not table.exposed[here])):
+        if self.full and (self.in_cover[t] or (self.moved[t] == 0 and not table.exposed[here]
+                                               and not self.is_irregular(t))):  # irregulars: R39
             cover += 1
         return cover
 

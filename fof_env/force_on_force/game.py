@@ -15,6 +15,15 @@ Options (keyword arguments), checked by the kernel's :class:`~fof_env.core.optio
   of War table (when the scenario has one).
 * the scenario's own options (``options`` block of its file; "Lost & Found":
   ``taliban_teams`` (3 or 4), ``ambush`` (bool), ``capture`` (bool); see ``rulings.md``).
+
+Shipped scenarios (``scenarios/``): "Lost & Found" (``lost_and_found``, the quick start's, 000) and
+"Compound Raid" (``compound_raid``, designed for this project from 003, rulings R42): a British patrol
+(two D10 fire teams, a D12 fire support team with a GPMG, body armour, Well Supplied) clears a walled
+compound held by militia irregulars (D6, Poorly Supplied, a DShK in a log bunker, a sandbagged sangar,
+a reserve that moves Out of Contact) in 6 turns; its options ``irregulars`` and ``out_of_contact``
+(bool, default True) switch the ``irregulars`` (R37-R39) and ``out_of_contact`` (R40-R41) rule
+modules. Gym id ``fof_env/CompoundRaid-v0``; its bot is the generic
+:mod:`agents.force_on_force_heuristic`.
 """
 
 from __future__ import annotations
@@ -94,6 +103,8 @@ class Setup:
     fow_irregular: int
     reinforcements: int  # the unit Fog of War result 4 raises; -1: none
     victory: tuple  # the scenario's VictoryTerms
+    irregular: tuple[bool, ...] = ()  # by unit: irregular under the ``irregulars`` rule (rulings R37)
+    out_of_contact_side: int = -1  # the side that may move Out of Contact (rulings R40); -1: none
 
     def side(self, player: int) -> SideSpec:
         return self.sides[player]
@@ -125,6 +136,16 @@ def _rule_side(sc: Scenario, name: str, options: dict[str, Any]) -> int:
     if cfg is None or (cfg.get("option") and not options[cfg["option"]]):
         return -1
     return cfg.get("side", 0)
+
+
+def _irregular_units(sc: Scenario, options: dict[str, Any]) -> tuple[bool, ...]:
+    """By unit: irregular under the ``irregulars`` rule (off: none is). A unit's own ``irregular``
+    wins; otherwise the units of the rule's side, or of a side marked ``irregular``, are."""
+    side = _rule_side(sc, "irregulars", options)
+    if side < 0:
+        return (False,) * len(sc.units)
+    return tuple(u.irregular if u.irregular is not None else (u.side == side or sc.sides[u.side].irregular)
+                 for u in sc.units)  # fmt: skip
 
 
 def _ambush_fires_first(sc: Scenario, options: dict[str, Any]) -> str:
@@ -198,7 +219,8 @@ class ForceOnForceGame(Game):
             first_fire_side=_rule_side(sc, "must_fire_first", options),
             pilot=pilot, airstrike="airstrike_call" in sc.rules,
             fow_regular=fog["regular"], fow_irregular=fog["irregular"], reinforcements=reinforcements,
-            victory=sc.victory,
+            victory=sc.victory, irregular=_irregular_units(sc, options),
+            out_of_contact_side=_rule_side(sc, "out_of_contact", options),
         )  # fmt: skip
 
     def initial_position(self) -> dict[str, Any]:
@@ -222,6 +244,18 @@ class LostAndFoundGame(ForceOnForceGame):
         super().__init__("lost_and_found", **options)
 
 
+class CompoundRaidGame(ForceOnForceGame):
+    """Force on Force, "Compound Raid" (designed for this project from the 003 rules: a British patrol
+    v militia irregulars in a walled compound, 6 turns): ``make_game("compound_raid", rules=...,
+    irregulars=..., out_of_contact=...)``."""
+
+    def __init__(self, **options: Any):
+        if "scenario" in options:
+            raise OptionError("compound_raid is one scenario; for another use make_game('force_on_force', "
+                              "scenario=...)")
+        super().__init__("compound_raid", **options)
+
+
 def game_for_scenario(scenario: str) -> type:
     """A factory for the registry: the shipped scenario ``scenario`` as a game of its own name."""
 
@@ -234,4 +268,4 @@ def game_for_scenario(scenario: str) -> type:
     return make  # type: ignore[return-value]
 
 
-__all__ = ["ForceOnForceGame", "LostAndFoundGame", "Setup", "UnitProfile", "PilotRule", "game_for_scenario"]
+__all__ = ["ForceOnForceGame", "LostAndFoundGame", "CompoundRaidGame", "Setup", "UnitProfile", "PilotRule", "game_for_scenario"]

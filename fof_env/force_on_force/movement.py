@@ -56,6 +56,10 @@ class Movement:
         u = self.mover
         limit = TACTICAL_IN if self.tactical_only else RAPID_IN
         out = self.move_points(u, limit)
+        if self.sc.out_of_contact_side >= 0 and not self.move_reaction and not self.tactical_only:
+            unseen = self.out_of_contact_points(u)  # 003 "Out of Contact Movement" (R40)
+            if unseen:
+                out = sorted(set(out).union(unseen))
         if self.can_exit(u, limit):
             out.append(self.EXIT)
         if self.after_fire:

@@ -52,8 +52,8 @@ class ReactionWindow:
         out = [self.PASS]
         if self.interrupted >= 0:  # step 4: fire at the Overwatch unit, or let it fire
             return out + [self.INT_FIRE] if self.can_shoot_at(r, self.interrupted) else out
-        if self._may_fire_at_actor(r):
-            out.append(self.INT_FIRE)
+        if self._may_fire_at_actor(r) and (r not in self.targets or self.may_fire_back(r)):
+            out.append(self.INT_FIRE)  # an irregular target may not fire back (R37)
         if self.UNIT_SIDE[r] != self.initiative and not self.rmoves[r] and not self.failed[r]:
             out.append(self.INT_MOVE)  # "Reaction movement only once per turn"; Overwatch units may not move
         return out
@@ -112,8 +112,8 @@ class ReactionWindow:
         react_side = self.UNIT_SIDE[a] ^ 1
         queue = []
         for r in self.SIDE_UNITS[react_side]:
-            if not self.active(r) or self.pinned[r]:
-                continue
+            if not self.active(r) or self.pinned[r] or not self.may_react(r):
+                continue  # (an irregular unit that has activated or reacted this turn: R38)
             if r in self.targets:
                 queue.append(r)  # a target may always defend itself by firing back
             elif react_side == self.initiative:
@@ -139,6 +139,7 @@ class ReactionWindow:
                 o
                 for o in self.SIDE_UNITS[self.initiative]
                 if self.overwatch[o] and self.active(o) and not self.pinned[o] and self.fire_capacity(o) > 0
+                and self.may_react(o)
             ]
             self.step = ST_OW
         else:
@@ -162,7 +163,7 @@ class ReactionWindow:
             queue = [
                 r
                 for r in self.SIDE_UNITS[self.initiative ^ 1]
-                if r not in inside and not self.failed[r] and self.can_shoot_at(r, o)
+                if r not in inside and not self.failed[r] and self.may_react(r) and self.can_shoot_at(r, o)
             ]
             if queue:
                 self.interrupted = o
@@ -220,8 +221,8 @@ class ReactionWindow:
                 self._actor_fire(u)
         elif self.can_shoot_at(u, target):
             self._fire(u, [(target, self.shooting_figures(u), self.usable_support(u))])
-            if self.UNIT_SIDE[u] != self.initiative:
-                self.reacted[u] = 1
+            if self.UNIT_SIDE[u] != self.initiative or self.is_irregular(u):
+                self.reacted[u] = 1  # an irregular Overwatch unit too: it reacts once per turn (R38)
         if self.ret_queue:
             self.step = ST_RETURNS
 
@@ -238,7 +239,7 @@ class ReactionWindow:
         """Units fired on may fire back at the firer, once per exchange (rulings.md)."""
         while self.ret_queue:
             f, t = self.ret_queue[0]
-            if self.can_shoot_at(t, f):
+            if self.can_shoot_at(t, f) and self.may_fire_back(t):  # irregulars do not answer (R37)
                 self.kind = D_RETURN
                 return
             self.ret_queue.pop(0)

@@ -412,7 +412,7 @@ _RULE_KEYS = {
                      "early_escort_vp", "escort_vp", "figure", "seed_quote", "vp_quotes"},
     "airstrike_call": {"side", "option", "seed_quote"},
     "irregulars": {"side", "option", "seed_quote"},
-    "out_of_contact": {"option", "seed_quote"},
+    "out_of_contact": {"side", "option", "seed_quote"},
 }  # fmt: skip
 
 
@@ -439,7 +439,7 @@ def _rule(name: str, cfg: dict[str, Any], table: Table, side_of, options: list[O
     if unknown:
         raise fail(f"{where}.{unknown[0]}", f"not a setting of the {name} rule; its settings: "
                                             f"{', '.join(sorted(_RULE_KEYS[name]))}")
-    if "side" in _RULE_KEYS[name] and name != "out_of_contact":
+    if "side" in _RULE_KEYS[name]:
         if "side" not in cfg:
             raise fail(where, "names no side ('side': a side id)")
         cfg["side"] = side_of(cfg["side"], f"{where}.side")

@@ -125,8 +125,9 @@ class TurnSequence:
             self.after_move = 0
             self.kind = D_TARGET
         elif action == self.HOLD:
-            exposed = self.full and self.sc.table.exposed[self.pos[u]]
-            if exposed and self.roll(self.tq[u], "quality check to get In Cover") >= combat.SUCCESS:
+            # an Exposed regular unit (R23) or an irregular one (R39) must pass a Quality Check
+            check = self.needs_cover_check(u)
+            if check and self.roll(self.tq[u], "quality check to get In Cover") >= combat.SUCCESS:
                 self.in_cover[u] = 1
             self._auto(ST_END_ACTIVATION)
         elif action == self.SPOT:

@@ -9,7 +9,7 @@ north at the top, with x (inches) across the top and y down the left::
     05  #  .  B  .
 
 Cell = separator + terrain/mark + extra: ``T`` woods, ``B`` building, ``~`` stream
-bank, ``.`` open. Walls: a wall running between two columns is drawn ``|`` between
+bank, ``I`` / ``F`` / ``R`` improved / fortified position / reinforced fortification, ``.`` open. Walls: a wall running between two columns is drawn ``|`` between
 them, one running between two rows as ``_`` after the cell north of it, any other
 wall as ``#`` on the points nearest to it and on every point within 0.75" of it.
 ``marks`` (point -> 1-2 characters, e.g. unit letters) override the terrain letter.
@@ -28,7 +28,10 @@ import numpy as np
 from fof_env.core.drawing import font
 from fof_env.core.tabletop import Table
 
-_TERRAIN_CHAR = {"woods": "T", "building": "B", "stream_bank": "~", "open": "."}
+_TERRAIN_CHAR = {"woods": "T", "building": "B", "stream_bank": "~", "open": ".", "improved_position": "I",
+                 "fortified_position": "F", "reinforced_fortification": "R"}
+_POSITION_KEY = {"improved_position": "I improved position", "fortified_position": "F fortified position",
+                 "reinforced_fortification": "R reinforced fortification"}  # keyed only on tables that have them
 _TOL = 1e-6
 WALL_MARK_IN = 0.75  # a point this close to a wall is drawn '#'
 
@@ -107,7 +110,9 @@ def render_table_ascii(table: Table, marks: dict[int, str] | None = None) -> str
             cells.append(sep + "".join(body))
         tail = "|" if (r, table.ncols) in bars else ""
         lines.append((yl[r].rjust(lw) + "".join(cells) + tail).rstrip())
-    lines.append("key: T woods, B building, ~ stream bank, . open, walls | _ #; x across, y down (inches)")
+    kinds = {f.kind for f in table.features}
+    extra = "".join(f", {text}" for kind, text in _POSITION_KEY.items() if kind in kinds)
+    lines.append(f"key: T woods, B building, ~ stream bank{extra}, . open, walls | _ #; x across, y down (inches)")
     return "\n".join(lines)
 
 
@@ -120,6 +125,8 @@ _COLORS = {
     "building_edge": (70, 66, 62),
     "stream_bank": (110, 160, 215),
     "stream": (60, 110, 190),
+    "position": (176, 150, 100),
+    "position_edge": (96, 78, 48),
     "wall": (120, 120, 120),
     "grid": (190, 180, 146),
     "usmc": (40, 80, 200),
@@ -193,6 +200,11 @@ def render_table_rgb(
                     draw.ellipse((cx - rad, cy - rad, cx + rad, cy + rad), fill=_COLORS["tree"])
                     xx += 1.5
                 yy += 1.5
+    for f in table.features:  # prepared positions: sandbags and logs
+        if f.kind in _POSITION_KEY and f.rect is not None:
+            x0, y0, x1, y1 = f.rect
+            draw.rectangle((*px(x0, y0), *px(x1, y1)), fill=_COLORS["position"], outline=_COLORS["position_edge"],
+                           width=max(2, scale // 4))
     for f in table.features:
         if f.kind == "building" and f.rect is not None:
             x0, y0, x1, y1 = f.rect
