@@ -60,11 +60,10 @@ class Movement:
             unseen = self.out_of_contact_points(u)  # 003 "Out of Contact Movement" (R40)
             if unseen:
                 out = sorted(set(out).union(unseen))
-        if self.can_exit(u, limit):
-            out.append(self.EXIT)
+        named = [self.EXIT] if self.can_exit(u, limit) else []
         if self.after_fire:
-            out.append(self.PASS)  # the move after firing is optional (R13)
-        return out
+            named.append(self.PASS)  # the move after firing is optional (R13)
+        return out + sorted(named)  # legal actions are listed in increasing order
 
     def _ask_move(self, u: int, reaction: bool) -> None:
         self.mover = u

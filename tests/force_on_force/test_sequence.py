@@ -310,6 +310,16 @@ def test_full_rules_the_move_after_firing_may_be_declined():
     assert s.decision_kind == "select_unit" and s.moved[uid("tal.1")] == 0 and s.activated[uid("tal.1")] == 1
 
 
+def test_the_move_after_firing_lists_exit_and_pass_in_action_order():
+    """R13 with a friendly edge in reach: the legal actions stay in increasing order (the mask's order),
+    ``exit`` and ``pass`` included."""
+    s = make({"tal.1": unit(pt(35, 11)), "usmc.A": unit(pt(21, 11))}, rules="full", initiative="taliban")
+    fire(s, "tal.1", "usmc.A", [1] * 40)
+    legal = s.legal_actions()
+    assert legal == sorted(legal) and {s.EXIT, s.PASS} <= set(legal)
+    assert s.legal_action_strings()[-2:] == sorted(["exit", "pass"], key=s.str_to_action)
+
+
 def test_quick_rules_offer_no_move_after_firing():
     """000_294bccfd88f0ebda.txt: "You can move, shoot, move then shoot." (no shoot then move) R13."""
     s = fired("quick")
