@@ -122,6 +122,19 @@ def test_the_test_scenario_plays_in_gymnasium_with_masks():
     assert terminated and reward in (-1.0, 0.0, 1.0) and steps > 3
 
 
+@pytest.mark.parametrize("heuristic_side", [0, 1])
+def test_the_test_scenario_heuristic_against_mcts(heuristic_side):
+    """The generic Force on Force heuristic and MCTS play the file to the end on either side."""
+    from agents import make_agent
+    from evaluation.match import play_game
+
+    game = fof_env.make_game("force_on_force", scenario=str(CROSSROADS))
+    agents = [make_agent("mcts", game, p, seed=p, simulations=8) for p in (0, 1)]
+    agents[heuristic_side] = make_agent("heuristic", game, heuristic_side, seed=3)
+    result = play_game(game, agents, seed=11)
+    assert result.returns[0] == -result.returns[1] and result.decisions > 10
+
+
 def test_the_test_scenario_in_a_tournament_of_mcts_and_random(tmp_path):
     from evaluation.replay import replay
     from evaluation.tournament import run_tournament
