@@ -5,7 +5,7 @@ rules) and Force on Force "Lost & Found" (full and quick rules); ``--game`` pick
 
 * engine decisions/s: uniformly random legal actions through the validated ``apply``
   (and through ``apply_unchecked``, the search fast path), and games/s;
-* Lost & Found only: the median wall time of one whole random game (set-up to the
+* Lost & Found and FUBAR: the median wall time of one whole random game (set-up to the
   end, validated ``apply``) over ``--median-games`` games, in ms;
 * Gymnasium env steps/s: ``fof_env/<Game>-v0`` with a random learner that
   reads ``action_masks()`` every step, against the random opponent (opponent
@@ -18,7 +18,8 @@ rules) and Force on Force "Lost & Found" (full and quick rules); ``--game`` pick
 
 Each rate is the best of ``--repeats`` timed runs of ``--seconds`` seconds.
 Lost & Found targets (checked and printed): >= 10,000 engine decisions/s
-(validated) and < 50 ms median per random game.
+(validated) and < 50 ms median per random game; FUBAR (both scenarios, ``--game fubar``):
+>= 20,000 decisions/s and < 20 ms.
 """
 
 from __future__ import annotations
@@ -217,12 +218,40 @@ def lost_and_found_rows(seconds: float, repeats: int, median_games: int) -> list
     return rows
 
 
+FUBAR_DECISIONS_TARGET = 20_000
+FUBAR_MEDIAN_MS_TARGET = 20.0
+FUBAR_GAMES = (
+    ("fubar_lost_and_found", "FUBAR Lost & Found", "fof_env/FubarLostAndFound-v0", ("taliban", "usmc")),
+    ("fubar_village_patrol", "FUBAR Village Patrol", "fof_env/FubarVillagePatrol-v0", ("patrol", "insurgents")),
+)
+
+
+def fubar_rows(seconds: float, repeats: int, median_games: int) -> list[tuple[str, float, str]]:
+    """FUBAR (issue 11 targets: >= 20,000 engine decisions/s validated, < 20 ms median per random game)."""
+    rows = []
+    for game_name, name, gid, sides in FUBAR_GAMES:
+        checked, games = engine_rates(game_name, {}, seconds, repeats, checked=True)
+        unchecked, _ = engine_rates(game_name, {}, seconds, repeats, checked=False)
+        median = median_game_ms(game_name, {}, median_games)
+        rows.append((f"{name}: engine decisions/s (validated apply)", checked,
+                     _verdict(checked >= FUBAR_DECISIONS_TARGET, f">= {FUBAR_DECISIONS_TARGET:,}")))  # fmt: skip
+        rows.append((f"{name}: engine decisions/s (apply_unchecked)", unchecked, ""))
+        rows.append((f"{name}: random games/s", games, ""))
+        rows.append((f"{name}: median ms per random game ({median_games} games)", median,
+                     _verdict(median < FUBAR_MEDIAN_MS_TARGET, f"< {FUBAR_MEDIAN_MS_TARGET:.0f} ms")))  # fmt: skip
+        for side, side_name in enumerate(sides):
+            steps = gym_rate(gid, {}, seconds, repeats, side=side)
+            rows.append((f"{name}: Gym env steps/s with masks ({side_name} learner)", steps, ""))
+        rows.append((f"{name}: heuristic bot ms per decision (4 games)", bot_ms_per_decision(game_name, {}, 4), ""))
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="length of one timed run")
     parser.add_argument("--repeats", type=int, default=3, help="timed runs per figure (best is reported)")
     parser.add_argument(
-        "--game", choices=["all", "strike_force_one", "lost_and_found"], default="all", help="what to measure"
+        "--game", choices=["all", "strike_force_one", "lost_and_found", "fubar"], default="all", help="what to measure"
     )
     parser.add_argument(
         "--median-games", type=int, default=200, help="Lost & Found games timed for the median game time"
@@ -234,6 +263,8 @@ def main(argv: list[str] | None = None) -> int:
         rows += strike_force_one_rows(args.seconds, args.repeats)
     if args.game in ("all", "lost_and_found"):
         rows += lost_and_found_rows(args.seconds, args.repeats, args.median_games)
+    if args.game in ("all", "fubar"):
+        rows += fubar_rows(args.seconds, args.repeats, args.median_games)
     rows.append(
         (
             "PettingZoo connect_four_v3 (reference): random turns/s",

@@ -40,6 +40,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from evaluation.compare import add_parser as _add_compare
 from evaluation.frames import Frames as _Frames  # the replay's PNG frames and GIF
 from fof_env.core.registry import list_games
 
@@ -135,6 +136,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     rp.add_argument("--frame-ms", type=int, default=500, help="GIF frame duration in ms (default 500)")
     rp.add_argument("--quiet", action="store_true", help="print only the result and the verification")
     rp.set_defaults(run=run_replay)
+    _add_compare(sub)  # fof compare: Lost & Found under two rule systems (evaluation/compare.py)
 
 
 # ----------------------------------------------------------------------------- evaluate

@@ -1,6 +1,7 @@
 """The demo, ``make demo``: a short tournament on every game, printed and written as a report.
 
-For each game (Strike Force One, Force on Force "Lost & Found") the agents
+For each game (Strike Force One, Force on Force "Lost & Found", and FUBAR's "Lost & Found" and
+"Village Patrol", the FUBAR ones with at most 4 games per pairing and ``mcts:5``) the agents
 ``random``, ``heuristic``, ``mcts:<--mcts>`` (a small search) and ``ppo`` (the
 pretrained models shipped in ``agents/models``) play each other on both sides,
 ``--games`` games per ordered pairing, on ``--workers`` processes
@@ -28,7 +29,10 @@ from evaluation.report import markdown_report, write_report
 from evaluation.tournament import run_tournament
 from fof_env.core.registry import make_game
 
-GAMES = ("strike_force_one", "lost_and_found")
+GAMES = ("strike_force_one", "lost_and_found", "fubar_lost_and_found", "fubar_village_patrol")
+# Games whose tournament is smaller, to keep the demo near 3 minutes on 2 cores: (most games per
+# ordered pairing, most MCTS simulations). A FUBAR rollout plays a whole random game.
+SMALL = {"fubar_lost_and_found": (4, 5), "fubar_village_patrol": (4, 5)}
 
 
 def demo_agents(game_name: str, mcts: int) -> list[str]:
@@ -66,8 +70,9 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     reports = {}
     for game_name in args.game or GAMES:
-        agents = demo_agents(game_name, args.mcts)
-        result = run_tournament(game_name, {}, agents, args.games, workers=args.workers, seed=args.seed,
+        most_games, most_mcts = SMALL.get(game_name, (args.games, args.mcts))
+        agents = demo_agents(game_name, min(args.mcts, most_mcts))
+        result = run_tournament(game_name, {}, agents, min(args.games, most_games), workers=args.workers, seed=args.seed,
                                 records_dir=out / "records", progress=sys.stderr.isatty())
         paths = write_report(result, out / game_name, gifs=not args.no_gifs)
         reports[game_name] = paths["html"]

@@ -130,9 +130,18 @@ def check_lost_and_found_position(state) -> None:
                 assert row[14] == 1.0 and np.count_nonzero(row) == 1, f"the enemy sees hidden {names[u]}"
 
 
+def check_fubar_position(state) -> None:
+    """FUBAR's invariants (:func:`fof_env.fubar.invariants.check_position`)."""
+    from fof_env.fubar.invariants import check_position
+
+    check_position(state)
+
+
 POSITION_CHECKS: dict[str, Callable[[State], None]] = {
     "strike_force_one": check_strike_force_one_position,
     "lost_and_found": check_lost_and_found_position,
+    "fubar_lost_and_found": check_fubar_position,
+    "fubar_village_patrol": check_fubar_position,
 }
 
 # option sets fuzzed per game (``--games`` is split evenly over them) and the default number of games
@@ -144,8 +153,11 @@ MODES: dict[str, list[dict]] = {
         {"taliban_teams": 3, "fog_of_war": False},
         {"ambush": False, "capture": False},
     ],
+    "fubar_lost_and_found": [{}, {"taliban_teams": 3}],
+    "fubar_village_patrol": [{}, {"optional_units": False}],
 }
-DEFAULT_GAMES = {"strike_force_one": 10_000, "lost_and_found": 5_000}
+DEFAULT_GAMES = {"strike_force_one": 10_000, "lost_and_found": 5_000, "fubar_lost_and_found": 5_000,
+                 "fubar_village_patrol": 5_000}  # fmt: skip
 
 
 def check_observations(state: State) -> None:

@@ -59,9 +59,19 @@ PACKAGES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
          "fof_env/force_on_force/fog.py", "fof_env/force_on_force/victory.py",
          "fof_env/force_on_force/rules/ambush.py", "fof_env/force_on_force/rules/capture.py",
          "fof_env/force_on_force/rules/downed_pilot.py", "fof_env/force_on_force/rules/airstrike_call.py",
+         "fof_env/force_on_force/rules/irregulars.py", "fof_env/force_on_force/rules/out_of_contact.py",
          "fof_env/force_on_force/combat.py", "fof_env/force_on_force/position.py",
          "fof_env/force_on_force/observation.py", "fof_env/force_on_force/scenario.py"),
         ("tests/force_on_force", "tests/core", "tests/agents/test_lost_and_found_heuristic.py"),
+    ),
+    "fubar": (
+        ("fof_env/fubar/state.py", "fof_env/fubar/fire.py", "fof_env/fubar/movement.py",
+         "fof_env/fubar/close_combat.py", "fof_env/fubar/geometry.py", "fof_env/fubar/position.py",
+         "fof_env/fubar/scenario.py", "fof_env/fubar/tables.py"),
+        tuple(f"tests/fubar/test_{name}.py" for name in (
+            "dice_and_activation", "actions", "fire", "close_combat", "vehicles", "geometry", "lost_and_found",
+            "village_patrol", "positions_and_records", "position_details", "scenario_files", "view", "rulings",
+            "envs")) + ("tests/agents/test_fubar_heuristic.py",),
     ),
     "envs": (
         ("fof_env/envs/gym_env.py", "fof_env/envs/aec_env.py", "fof_env/envs/_common.py",
@@ -120,6 +130,12 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "every potential treats any player but 0 as player 1",
     ("fof_env/envs/gym_env.py", "self._done = True", "True -> False"):
         "in the constructor: step() before reset() is refused on game_state None either way",
+    **{("fof_env/fubar/geometry.py", line, change): "a grid point is never exactly 1e-9 inch off a feature's edge: "
+       "a comparison against edge +/- 1e-9 gives the same answer strict or not"
+       for line in ("inside = (xs >= x0 - _EPS) & (xs <= x1 + _EPS) & (ys >= y0 - _EPS) & (ys <= y1 + _EPS)",
+                    "inside = ((sx >= x0 - _EPS) & (sx <= x1 + _EPS) & (sy >= y0 - _EPS) & (sy <= y1 + _EPS)).any(axis=1)",
+                    "edge_ok[mine] = depth[mine] <= COVER_EDGE_IN + _EPS")
+       for change in ("<= -> <", ">= -> >")},
 }  # fmt: skip
 
 _SWAPS: dict[type, type] = {

@@ -33,6 +33,8 @@ from typing import Any, TextIO
 from fof_env.core.errors import OptionError, PositionError
 from fof_env.core.options import parse_assignments
 from fof_env.core.registry import list_games, make_game
+from fof_env.fubar.help import DECISION_HELP as _FUBAR_DECISION_HELP
+from fof_env.fubar.help import HUMAN_HELP as _FUBAR_HUMAN_HELP
 
 # Plain-words results of the Strike Force One Combat Results Table.
 _RESULT_WORDS = {
@@ -98,6 +100,7 @@ Other commands: 'map' shows the position, 'legal' lists the legal actions, 'help
 GAME_HELP: dict[str, tuple[str, dict[str, str]]] = {
     "strike_force_one": (_HUMAN_HELP, DECISION_HELP),
     "lost_and_found": (_LAF_HUMAN_HELP, LAF_DECISION_HELP),
+    **{name: (_FUBAR_HUMAN_HELP, _FUBAR_DECISION_HELP) for name in ("fubar", "fubar_lost_and_found", "fubar_village_patrol")},
 }
 
 

@@ -315,6 +315,15 @@ class Table:
         """The point nearest to (x, y) inches (lowest index on ties)."""
         return int(np.argmin((self._x - x) ** 2 + (self._y - y) ** 2))
 
+    def wall_crossings(self, wall: Feature) -> np.ndarray:
+        """n x n bool for one wall of this table: ``[q, p]`` is True iff the wall gives intervening
+        cover to a unit at p fired on from q (the wall test of ``cover_from``: a proper crossing of
+        the segment q-p, within ``wall_cover_reach_in`` of p when that is set). ValueError for a
+        feature that is not one of this table's walls."""
+        if wall.is_area or self.feature_by_id.get(wall.id) is not wall:
+            raise ValueError(f"feature {wall.id!r} is not a wall of this table")
+        return self._wall_crossings(wall)
+
     # ------------------------------------------------------------------ precompute
     def _segment_distance(self, f: Feature) -> np.ndarray:
         assert f.segment is not None

@@ -45,6 +45,7 @@ _VIEWS: dict[str, str | type[RulesetView]] = {
     "lost_and_found": "fof_env.force_on_force.view:ForceOnForceView",
     "compound_raid": "fof_env.force_on_force.view:ForceOnForceView",
     "force_on_force": "fof_env.force_on_force.view:ForceOnForceView",
+    **{name: "fof_env.fubar.view:FubarView" for name in ("fubar", "fubar_lost_and_found", "fubar_village_patrol")},
 }
 _CACHE: dict[str, RulesetView] = {}
 

@@ -138,3 +138,31 @@ def force_on_force_potential(state, player: int) -> float:
     losses = force_on_force_losses(state, 1 - player, player) - force_on_force_losses(state, player, player)
     return LAF_VP_WEIGHT * lead + FOF_LOSS_WEIGHT * losses
 
+
+def fubar_potential(state, player: int) -> float:
+    """Any FUBAR scenario: the Force on Force formula above on FUBAR's state, 0.3 x the clipped VP lead
+    of ``player`` over 20, plus, for the side that rescues a downed pilot, 0.2 x its progress with him
+    (1 once he is off the table; 0.5 + 0.5 x the way home while a unit has him; before that 0.5 x how
+    close its nearest unit on the table is, over the table's diagonal)."""
+    vp = state.victory_points()
+    phi = LAF_VP_WEIGHT * max(-1.0, min(1.0, (vp[player] - vp[1 - player]) / LAF_VP_SCALE))
+    rule = state.sc.scenario.pilot
+    if rule is None or player != rule.side:
+        return phi
+    if state.pilot_exit:
+        return phi + LAF_PILOT_WEIGHT
+    here = state.pilot_pos
+    if here < 0:
+        return phi
+    table = state.sc.table
+    if state.pilot_unit >= 0:
+        edge = state.sc.edges[rule.side]
+        across = table.width_in if edge in ("west", "east") else table.height_in
+        d_edge = min(max(table.distance_to_edge(here, edge), 0.0), across)
+        return phi + LAF_PILOT_WEIGHT * (0.5 + 0.5 * (1.0 - d_edge / across))
+    near = [table.dist[here][state.pos[u]] for u in state.sc.side_units[rule.side]
+            if state.carried[u] < 0 and state.live(u)]  # fmt: skip
+    if not near:
+        return phi
+    diag = math.hypot(table.width_in, table.height_in)
+    return phi + LAF_PILOT_WEIGHT * 0.5 * (1.0 - min(min(near), diag) / diag)

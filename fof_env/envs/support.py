@@ -69,6 +69,17 @@ _SUPPORT: dict[str, GameSupport] = {
         potential="fof_env.envs.shaping:force_on_force_potential",
         render_rgb="fof_env.force_on_force.render:render_rgb",
     ),
+    # FUBAR (seed 002): any scenario file, and the two shipped ones under their own ids.
+    **{
+        name: GameSupport(
+            env_name=env,
+            observation_bounds=(-1.0, 1.0),
+            potential="fof_env.envs.shaping:fubar_potential",
+            render_rgb="fof_env.fubar.render:render_rgb",
+        )
+        for name, env in (("fubar", "Fubar"), ("fubar_lost_and_found", "FubarLostAndFound"),
+                          ("fubar_village_patrol", "FubarVillagePatrol"))
+    },  # fmt: skip
 }
 
 

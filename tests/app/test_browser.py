@@ -175,3 +175,21 @@ def test_watch_bot_against_bot(browser, server):
     _wait(driver, lambda d: _state(d).get("terminal") == "1", timeout=25)
     assert driver.find_element("id", "status").text.startswith("Game over: ")
     assert "[us bot]" in driver.find_element("id", "log").text
+
+
+def test_a_fubar_vehicle_game_draws_and_plays_to_the_end(browser, server):
+    """FUBAR on the same table board: vehicles as squares, figures as discs, each side's edge named."""
+    driver = browser
+    _open(driver, server, "fubar_village_patrol", {"patrol": "heuristic", "insurgents": "heuristic"}, seed=1)
+    driver.execute_script("document.getElementById('speed').value = '0'")
+    driver.find_element("id", "watch-button").click()
+    read = (  # in one go: the board redraws while the bots play
+        "const b = document.getElementById('board');"
+        "return {labels: [...b.querySelectorAll('text')].map((t) => t.textContent),"
+        " vehicles: b.querySelectorAll('rect.token.side0').length, teams: b.querySelectorAll('circle.token.side1').length};")
+    _wait(driver, lambda d: (lambda drawn: drawn["vehicles"] and drawn["teams"])(d.execute_script(read)))  # both sides set up
+    _shoot(driver, "fubar_village_patrol.png")
+    assert {"patrol edge", "insurgents edge"} <= set(driver.execute_script(read)["labels"])
+    _wait(driver, lambda d: _state(d).get("terminal") == "1", timeout=40)
+    assert driver.find_element("id", "status").text.startswith("Game over: ")
+    assert [e for e in driver.get_log("browser") if e["level"] == "SEVERE"] == []

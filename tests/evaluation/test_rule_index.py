@@ -5,7 +5,7 @@ import pytest
 from evaluation import rule_index
 
 
-@pytest.mark.parametrize("ruleset", ["strike_force_one", "force_on_force"])
+@pytest.mark.parametrize("ruleset", ["strike_force_one", "force_on_force", "fubar"])
 def test_the_written_index_is_current(ruleset):
     written = rule_index.output_path(ruleset).read_text(encoding="utf-8")
     assert written == rule_index.markdown(ruleset), f"run: python -m evaluation.rule_index {ruleset} --write"

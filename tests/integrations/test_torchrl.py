@@ -13,11 +13,12 @@ from torchrl.envs import ActionMask, GymEnv, PettingZooWrapper, TransformedEnv  
 from torchrl.envs.utils import check_env_specs  # noqa: E402
 
 from fof_env.envs.aec_env import env as aec_env  # noqa: E402
-from tests.integrations.conftest import GAMES, IDS, SIDES  # noqa: E402
+from tests.integrations.conftest import GAMES, IDS, LONGER, SIDES  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
-def _quiet():
+def _quiet_and_seeded():
+    torch.manual_seed(0)  # TorchRL's random rollouts draw from torch's global generator
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         yield
@@ -27,7 +28,8 @@ def _quiet():
 def test_pettingzoo_wrapper_masked_rollout(game):
     env = PettingZooWrapper(aec_env(game=game), use_mask=True, seed=0)
     check_env_specs(env)
-    td = env.rollout(150, break_when_any_done=False)  # raises on any illegal action (illegal_action="raise")
+    steps = 150 * LONGER.get(game, 1)
+    td = env.rollout(steps, break_when_any_done=False)  # raises on any illegal action (illegal_action="raise")
     acted = 0
     for side in SIDES[game]:
         group = td[side]
@@ -37,7 +39,7 @@ def test_pettingzoo_wrapper_masked_rollout(game):
         assert mask.any(-1).all()  # the agent to act always has a legal action
         assert mask.gather(-1, action[:, None]).all()  # and took one
         acted += int(acting.sum())
-    assert acted == 150  # exactly one agent decides at every step
+    assert acted == steps  # exactly one agent decides at every step
     assert td["next", "done"].any()  # a game ended and the next one started inside the rollout
 
 
@@ -48,7 +50,7 @@ def test_gym_env_by_id_masked_rollout(game):
     assert base.wrapper_frame_skip == 1 and base._env.unwrapped.side == side
     env = TransformedEnv(base.auto_register_info_dict(), ActionMask())
     check_env_specs(env)
-    td = env.rollout(200, break_when_any_done=False)
+    td = env.rollout(200 * LONGER.get(game, 1), break_when_any_done=False)
     action = td["action"].argmax(-1)  # one-hot actions
     assert td["action_mask"].any(-1).all()  # never all False, across episode ends too
     assert td["action_mask"].gather(-1, action[:, None]).all()

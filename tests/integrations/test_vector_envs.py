@@ -9,7 +9,7 @@ import torch
 from gymnasium.vector import AsyncVectorEnv, AutoresetMode, SyncVectorEnv
 
 from fof_env.envs.gym_env import LearnerIllegalActionError
-from tests.integrations.conftest import GAMES, IDS, SIDES
+from tests.integrations.conftest import GAMES, IDS, LONGER, SIDES
 
 N_ENVS = 3
 STEPS = 80
@@ -37,7 +37,7 @@ def test_masked_sampling_in_every_autoreset_mode(game, vector, mode):
         _, infos = envs.reset(seed=0)
         ended = np.zeros(N_ENVS, dtype=bool)
         episodes = 0
-        for _ in range(STEPS):
+        for _ in range(STEPS * LONGER.get(game, 1)):
             masks = infos["action_mask"]
             assert masks.any(axis=1).all(), "an all-False mask for a live sub-env"
             held = masks.copy()

@@ -328,7 +328,10 @@ function drawTable(board, v) {
     const pointLegal = byPoint.get(u.point);
     const l = byUnit.get(u.id) || (pointLegal && !pointLegal.unit ? pointLegal : undefined);  // a unit on a legal point
     const status = u.status.join(" ");
-    const c = svg("circle", {cx: x, cy: y, r: 1.0, class: `token ${u.side}${l ? " legal" : ""}${u.focus ? " focus" : ""}${u.status.includes("pinned") ? " pinned" : ""}`, "data-unit": u.id}, board);
+    const cls = `token ${u.side} side${v.sides.indexOf(u.side)}${l ? " legal" : ""}${u.focus ? " focus" : ""}${u.status.includes("pinned") ? " pinned" : ""}`;
+    const c = u.vehicle  // a vehicle is a square, a unit of figures a disc
+      ? svg("rect", {x: x - 1.0, y: y - 1.0, width: 2.0, height: 2.0, rx: 0.3, class: cls, "data-unit": u.id}, board)
+      : svg("circle", {cx: x, cy: y, r: 1.0, class: cls, "data-unit": u.id}, board);
     if (l) { c.dataset.action = l.action; c.onclick = () => play(l.action); }
     const figs = Object.entries(u.figures).map(([s, n]) => `${s} ${n}`).join(", ");
     const t = svg("title", {}, c); t.textContent = `${u.id} at ${u.point}: ${figs}${status ? " — " + status : ""}${l ? "\n" + l.label : ""}`;

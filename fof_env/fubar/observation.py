@@ -1,0 +1,159 @@
+"""Observation encoder for FUBAR (version 1): what one player may know, as floats in [-1, 1].
+
+FUBAR has no hidden units: both players see the whole table; a player's observation is the position
+seen from its side (its own units first) plus the decision being asked. Layout, for a scenario with
+U units, M members per unit at most and P table points (``observation_size``):
+
+* **units** ``U x 30``, the player's units then the enemy's, each side in scenario order: in play, mine,
+  on the table, x / width, y / height, a vehicle (not destroyed), destroyed vehicle, standing / M,
+  Suppressed / M, casualties / M, tried this turn, On Guard, reacted, Gone to Ground, Duck & Weave,
+  in close combat, aboard a vehicle, above 50% casualties, left the table, Activation number / 6,
+  Expertise / 6, Suppress limit / 4, crew stunned, immobilised, facing sine, facing cosine, cover level
+  at its point / 3, with the pilot, figures able to fire / M, figures out of touch / M;
+* **members** ``U x M x 5`` (same unit order): ok, Suppressed, casualty (or captured), the member's
+  best Fire Points / 6, its longest range / 48";
+* **game** ``16``: turn / turns, I won the initiative, I activate now, my VP / 20, enemy VP / 20 (each
+  at most 1), pilot on the table, pilot x, y, pilot with my unit, contact made, pilot off the table,
+  automatic victory mine, theirs, setting up, game over;
+* **decision** ``23 + 4U + 2``: the kind one-hot; the acting unit, the unit asked, the firing unit, the
+  moving unit (each one-hot over the unit order above); hits left to allocate / 10; close combat;
+* **board** ``5 x P``: cover level / 3, blocks line of sight, my units, enemy units, the points of the
+  move under way.
+"""
+
+from __future__ import annotations
+
+import math
+import weakref
+
+import numpy as np
+
+from fof_env.core.tabletop import BLOCKING_KINDS
+from fof_env.fubar.constants import CAPT, CAS, D_ALLOCATE, KIND_NAMES, OK, SUPP, TERMINAL
+from fof_env.fubar.tables import MAX_FP
+
+OBS_VERSION = 1
+UNIT_FEATURES = 30
+MEMBER_FEATURES = 5
+GAME_FEATURES = 16
+BOARD_PLANES = 5
+_static: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _layout(sc) -> tuple[int, int, int, int, int]:
+    """(members at, game at, decision at, board at, size)."""
+    u, m, p = sc.n_units, sc.m, sc.n_points
+    members = u * UNIT_FEATURES
+    game = members + u * m * MEMBER_FEATURES
+    decision = game + GAME_FEATURES
+    board = decision + len(KIND_NAMES) + 4 * u + 2
+    return members, game, decision, board, board + BOARD_PLANES * p
+
+
+def observation_size(sc) -> int:
+    return _layout(sc)[4]
+
+
+def _statics(sc):
+    got = _static.get(sc)
+    if got is None:
+        p = sc.n_points
+        board = np.zeros(BOARD_PLANES * p, dtype=np.float32)
+        board[:p] = np.asarray(sc.geo.level, dtype=np.float32) / 3.0
+        board[p : 2 * p] = np.asarray([k in BLOCKING_KINDS for k in sc.table.kind_at], dtype=np.float32)
+        fig_fp = [min(f.fire(0.0)[0], MAX_FP) / MAX_FP for f in sc.figs]
+        fig_range = [min(f.max_range, 48.0) / 48.0 for f in sc.figs]
+        orders = tuple(sc.side_units[pl] + sc.side_units[1 - pl] for pl in (0, 1))
+        slots = tuple({u: i for i, u in enumerate(order)} for order in orders)
+        got = (board, fig_fp, fig_range, orders, slots)
+        _static[sc] = got
+    return got
+
+
+def encode(s, player: int) -> np.ndarray:
+    """The observation of ``player`` (see the module docstring)."""
+    sc = s.sc
+    m_at, g_at, d_at, b_at, size = _layout(sc)
+    board, fig_fp, fig_range, orders, slots = _statics(sc)
+    obs = np.zeros(size, dtype=np.float32)
+    obs[b_at:] = board
+    p = sc.n_points
+    table = sc.table
+    width, height = table.width_in, table.height_in
+    m = sc.m
+    fs = s.fs
+    order = orders[player]
+    slot = slots[player]
+    units: list[float] = []
+    mem = obs[m_at:g_at].reshape(sc.n_units, m, MEMBER_FEATURES)
+    for k, u in enumerate(order):
+        members = s.members[u]
+        mine = sc.unit_side[u] == player
+        here = s.pos[u]
+        if not sc.present[u] or (here < 0 and not s.gone[u] and s.attached[u] < 0 and s.turn == 0):
+            units += [0.0] * UNIT_FEATURES
+            continue
+        on = here >= 0 and not s.gone[u]
+        if on:
+            x, y = table.xy[here]
+            obs[b_at + (2 if mine else 3) * p + here] = 1.0
+        else:
+            x = y = 0.0
+        standing = supp = cas = 0
+        for j, f in enumerate(members[:m]):
+            st = fs[f]
+            row = mem[k, j]
+            if st == OK:
+                row[0] = 1.0
+                standing += 1
+            elif st == SUPP:
+                row[1] = 1.0
+                standing += 1
+                supp += 1
+            elif st in (CAS, CAPT):
+                row[2] = 1.0
+                cas += 1
+            row[3] = fig_fp[f]
+            row[4] = fig_range[f]
+        veh = s.is_veh(u)
+        face = s.facing[u] * math.pi / 4
+        units += (
+            1.0, float(mine), float(on), x / width, y / height, float(veh), float(s.wreck[u]),
+            standing / m, supp / m, cas / m, float(s.tried[u]), float(s.guard[u]), float(s.reacted[u]),
+            float(s.gtg[u]), float(s.dw[u]), float(s.engaged[u] >= 0), float(s.carried[u] >= 0),
+            float(not veh and s.broken(u)), float(s.gone[u]), s.activation_need(u) / 6, sc.expertise[u] / 6,
+            sc.suppress[u] / 4, float(s.stunned[u]), float(s.immob[u]),
+            math.sin(face) if sc.vehicle[u] else 0.0, math.cos(face) if sc.vehicle[u] else 0.0,
+            sc.geo.level[here] / 3 if on else 0.0, float(s.pilot_unit == u),
+            (len(s.able(u)) / m) if on and s.live(u) else 0.0, min(s.oot[u], m) / m,
+        )  # fmt: skip
+    obs[:m_at] = units
+    vp = s.victory_points()
+    pilot_on = s.pilot_pos >= 0
+    px, py = table.xy[s.pilot_pos] if pilot_on else (0.0, 0.0)
+    turns = sc.scenario.turns
+    obs[g_at : g_at + GAME_FEATURES] = (
+        min(s.turn, turns) / turns, float(s.first == player and s.turn > 0), float(s.active == player and s.turn > 0),
+        min(vp[player], 20) / 20, min(vp[1 - player], 20) / 20, float(pilot_on), px / width, py / height,
+        float(s.pilot_unit >= 0 and sc.unit_side[s.pilot_unit] == player), float(s.contact), float(s.pilot_exit > 0),
+        float(s.auto_win == player), float(s.auto_win == 1 - player), float(s.turn == 0), float(s.kind == TERMINAL),
+        0.0,
+    )  # fmt: skip
+    k = s.kind
+    if k < 0 or k == TERMINAL:
+        return obs
+    d = d_at
+    obs[d + k] = 1.0
+    d += len(KIND_NAMES)
+    n = sc.n_units
+    for j, u in enumerate((s.actor, s.ask, s.fshooter, s.mover)):
+        if u >= 0:
+            obs[d + j * n + slot[u]] = 1.0
+    d += 4 * n
+    if k == D_ALLOCATE:
+        obs[d] = min(s.ahits, 10) / 10
+        obs[d + 1] = float(s.acc)
+    for q in s.path:
+        if q >= 0:
+            obs[b_at + 4 * p + q] = 1.0
+    return obs
