@@ -13,7 +13,7 @@ import sys
 from typing import TextIO
 
 from agents.policy_io import WriteError
-from training.train import TrainConfig
+from training.train import VEC_ENVS, TrainConfig
 
 _DEFAULTS = TrainConfig(game="", side="", out="")
 
@@ -57,7 +57,10 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--opponent-weights", nargs="+", type=float, metavar="W",
                    help="sampling weights of the pool (default equal)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option (repeatable)")
-    p.add_argument("--envs", type=int, default=d.envs, help=f"parallel envs (SubprocVecEnv if > 1; default {d.envs})")
+    p.add_argument("--envs", type=int, default=d.envs, help=f"environments stepped together (default {d.envs})")
+    p.add_argument("--vec-env", choices=VEC_ENVS, default=d.vec_env,
+                   help="dummy: step the envs in this process, one batched policy call; subproc: a process "
+                   "per env; auto (default): dummy, the faster on 2 cores (python -m training.throughput)")
     p.add_argument("--seed", type=int, default=d.seed)
     p.add_argument("--reward", choices=("win", "shaped"), default=d.reward)
     p.add_argument("--net-arch", type=int, nargs="+", default=d.net_arch, metavar="UNITS",
@@ -118,7 +121,7 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
             game=args.game, side=args.side, out=args.out or f"runs/{args.game}-{args.side}",
             options=parse_assignments(args.option, "--option") if args.option else {},
             steps=_DEFAULTS.steps if args.steps is None else args.steps, opponents=args.opponent, opponent_weights=args.opponent_weights,
-            envs=args.envs, seed=args.seed, reward=args.reward, net_arch=args.net_arch,
+            envs=args.envs, vec_env=args.vec_env, seed=args.seed, reward=args.reward, net_arch=args.net_arch,
             learning_rate=args.learning_rate, lr_schedule=args.lr_schedule, n_steps=args.n_steps, batch_size=args.batch_size,
             n_epochs=args.n_epochs, gamma=args.gamma, ent_coef=args.ent_coef, clip_range=args.clip_range,
             imitate=args.imitate, imitation_games=args.imitation_games,

@@ -81,3 +81,12 @@ def build_env(game_name: str, side: str, options: dict[str, Any], pool: list[tup
 def env_factory(*args: Any) -> functools.partial:
     """A picklable no-argument constructor of :func:`build_env` (for ``SubprocVecEnv``)."""
     return functools.partial(build_env, *args)
+
+
+def in_one_thread(make: functools.partial) -> gym.Env:
+    """Build an env in a ``SubprocVecEnv`` worker limited to one torch thread: the worker only steps
+    the env (and a ``ppo`` opponent's small network), so more threads would only compete for cores."""
+    import torch
+
+    torch.set_num_threads(1)
+    return make()

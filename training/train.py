@@ -16,7 +16,8 @@ loads the checkpoint's tensors, optimizer state and counters into it (:func:`res
 
 Steps: ``total_timesteps`` counts the learner's decisions (env steps). The loop:
 optional imitation warm start (:mod:`training.imitation`), then PPO on
-``envs`` parallel environments (``SubprocVecEnv`` when ``envs > 1``) against the
+``envs`` environments (stepped in this process by ``DummyVecEnv``, one batched policy call for
+all of them; ``vec_env="subproc"`` gives each its own process) against the
 opponent pool (:mod:`training.opponents`), with a masked evaluation against
 ``eval_opponent`` every ``eval_every`` steps and a checkpoint every
 ``checkpoint_every`` steps. Ctrl-C (or SIGTERM) saves a checkpoint before stopping;
@@ -36,6 +37,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import json
 import os
 import platform
@@ -55,6 +57,10 @@ from training.opponents import SELF, checkpoint_steps, checkpoints, parse_pool
 
 CONFIG = "config.json"
 LR_SCHEDULES = ("constant", "linear")
+# How the envs are vectorised: "dummy" steps them in this process (one batched policy call for all of
+# them), "subproc" runs each in its own process (SubprocVecEnv). "auto" is "dummy": on 2 cores the
+# engine's step is too cheap to pay for inter-process messages (python -m training.throughput).
+VEC_ENVS = ("auto", "dummy", "subproc")
 PROGRESS = "progress.json"
 MODEL = "model.safetensors"
 CARD = "model.json"
@@ -74,13 +80,14 @@ class TrainConfig:
     steps: int = 500_000
     opponents: list[str] = field(default_factory=lambda: ["heuristic"])
     opponent_weights: list[float] | None = None
-    envs: int = 2
+    envs: int = 16
+    vec_env: str = "auto"  # VEC_ENVS
     seed: int = 0
     reward: str = "win"
     net_arch: list[int] = field(default_factory=lambda: [128, 128])
     learning_rate: float = 3e-4
     lr_schedule: str = "constant"  # or "linear": decays to 0 at the end of the run
-    n_steps: int = 1024
+    n_steps: int = 128  # per env: 16 x 128 = 2,048 steps per update, as 2 x 1,024 before issue 14
     batch_size: int = 256
     n_epochs: int = 5
     gamma: float = 0.99
@@ -121,6 +128,8 @@ class TrainConfig:
             raise ValueError(f"--seed must be an integer >= 0, got {self.seed!r}")
         if not self.net_arch or any(isinstance(n, bool) or not isinstance(n, int) or n < 1 for n in self.net_arch):
             raise ValueError(f"--net-arch must be one or more layer sizes >= 1, got {self.net_arch!r}")
+        if self.vec_env not in VEC_ENVS:
+            raise ValueError(f"--vec-env must be one of {', '.join(VEC_ENVS)}, got {self.vec_env!r}")
         if self.lr_schedule not in LR_SCHEDULES:
             raise ValueError(f"lr_schedule must be one of {LR_SCHEDULES}, got {self.lr_schedule!r}")
         if self.backend not in BACKENDS:
@@ -203,13 +212,16 @@ def _versions() -> dict[str, str]:
 def _make_vec_env(config: TrainConfig, run: Path, seed: int):
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
-    from training.envs import env_factory
+    from training.envs import env_factory, in_one_thread
 
     pool = parse_pool(config.opponents, config.opponent_weights)
     ckpt_dir = str(run / "checkpoints")
     fns = [env_factory(config.game, config.side, config.options, pool, config.reward, ckpt_dir)
            for _ in range(config.envs)]
-    venv = SubprocVecEnv(fns) if config.envs > 1 else DummyVecEnv(fns)
+    if config.vec_env == "subproc" and config.envs > 1:
+        venv = SubprocVecEnv([functools.partial(in_one_thread, fn) for fn in fns])
+    else:
+        venv = DummyVecEnv(fns)
     venv.seed(seed)
     return VecMonitor(venv)
 

@@ -10,6 +10,8 @@ does not import PettingZoo, the agents or a renderer.
 * :func:`~fof_env.envs.support.register_game_support` (bounds, shaping, renderer per game)
 * :class:`~fof_env.envs.rllib.RLlibObservationKeys`, :func:`~fof_env.envs.rllib.rllib_env` (RLlib)
 * :mod:`fof_env.envs.infos` (``infos="full"`` / ``"minimal"``)
+* :class:`~fof_env.envs._common.TorchThreadsWarning`: warned once at a reset when torch runs on several
+  threads (small policies crawl; ``torch.set_num_threads(1)``)
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ _LAZY = {
     "WargameEnv": "fof_env.envs.gym_env",
     "IllegalActionLoss": "fof_env.envs.gym_env",
     "LearnerIllegalActionError": "fof_env.envs.gym_env",
+    "TorchThreadsWarning": "fof_env.envs._common",
     "WargameAECEnv": "fof_env.envs.aec_env",
     "env": "fof_env.envs.aec_env",
     "raw_env": "fof_env.envs.aec_env",

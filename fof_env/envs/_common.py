@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+import warnings
 from typing import Any
 
 import numpy as np
@@ -116,3 +118,35 @@ def apply_checked(
             raise error(action, "terminal", []) from exc
         legal = [f"{a}={state.action_to_str(a)}" for a in state.legal_actions()]
         raise error(action, f"{state.decision.kind} ({who} to decide)", legal) from exc
+
+
+class TorchThreadsWarning(UserWarning):
+    """Torch runs on several threads while a policy steps these envs: small networks crawl."""
+
+
+_threads_warned = False
+
+
+def warn_if_torch_threads_crawl() -> None:
+    """Warn once per process when torch is loaded with more than one intra-op thread.
+
+    These envs step in microseconds, so a training loop's time goes to small policy networks, and
+    torch's default (one thread per core) makes them slower, not faster: raw Stable-Baselines3 on
+    Lost & Found ran 96 steps/s with torch's default threads and 521 after ``torch.set_num_threads(1)``
+    on 2 cores (issue 14). ``fof train`` sets one thread (``--torch-threads``). The envs never import
+    torch; this only reads it when the caller already has.
+    """
+    global _threads_warned
+    torch = sys.modules.get("torch")
+    if _threads_warned or torch is None or not hasattr(torch, "get_num_threads"):
+        return
+    threads = torch.get_num_threads()
+    if threads > 1:
+        _threads_warned = True
+        warnings.warn(
+            f"torch uses {threads} threads: a small policy on these envs trains several times faster with "
+            "torch.set_num_threads(1) (README, 'Training throughput'); silence with "
+            "warnings.simplefilter('ignore', fof_env.envs.TorchThreadsWarning)",
+            TorchThreadsWarning,
+            stacklevel=3,
+        )

@@ -77,6 +77,7 @@ from fof_env.envs._common import (
     check_render_mode,
     check_reward,
     new_state,
+    warn_if_torch_threads_crawl,
 )
 from fof_env.envs.infos import INFO_MODES, Outcome, aec_infos, forfeit_outcome, game_outcome
 from fof_env.envs.support import StateRenderer, observation_bounds, potential_fn
@@ -150,6 +151,7 @@ class WargameAECEnv(AECEnv):
 
     # ------------------------------------------------------------------ reset
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        warn_if_torch_threads_crawl()
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
         position = None

@@ -128,6 +128,7 @@ from fof_env.envs._common import (
     check_reward,
     derive_seed,
     new_state,
+    warn_if_torch_threads_crawl,
 )
 from fof_env.envs.infos import INFO_MODES, Outcome, forfeit_outcome, game_outcome, gym_info
 from fof_env.envs.support import StateRenderer, observation_bounds, potential_fn
@@ -286,6 +287,7 @@ class WargameEnv(gym.Env):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
+        warn_if_torch_threads_crawl()
         position = None
         if options:
             unknown = set(options) - {"position"}

@@ -241,3 +241,27 @@ def test_imitation_games_and_evaluations_give_the_same_results_on_a_process_pool
     assert (here.actions == there.actions).all() and (here.observations == there.observations).all()
     assert (here.returns == there.returns).all() and here.teacher_win_rate == there.teacher_win_rate
     assert pooled == inline and inline[0]["games"] == 30
+
+
+def test_in_process_and_subprocess_envs_train_the_same_policy(tmp_path):
+    """``--vec-env`` changes where the envs step, never what is learned: same seed, same weights."""
+    from safetensors.numpy import load_file
+
+    weights = {}
+    for vec in ("dummy", "subproc"):
+        run = tmp_path / vec
+        config = TrainConfig(game="strike_force_one", side="soviet", out=str(run), steps=512, envs=2, vec_env=vec,
+                             opponents=["random"], eval_opponent="random", n_steps=128, batch_size=128, n_epochs=1,
+                             net_arch=[16], eval_every=512, eval_games=2, final_eval_games=2, checkpoint_every=512,
+                             torch_threads=1)
+        train(config, f"fof train --vec-env {vec}", progress=False, log=lambda _t: None)
+        weights[vec] = load_file(str(run / "model.safetensors"))
+    assert weights["dummy"].keys() == weights["subproc"].keys()
+    for name, tensor in weights["dummy"].items():
+        assert (tensor == weights["subproc"][name]).all(), name
+
+
+def test_an_unknown_vectorisation_is_refused():
+    config = TrainConfig(game="strike_force_one", side="soviet", out="unused", vec_env="threads")
+    with pytest.raises(ValueError, match="--vec-env must be one of auto, dummy, subproc, got 'threads'"):
+        config.validate()
