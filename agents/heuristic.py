@@ -16,6 +16,7 @@ _HEURISTICS: dict[str, str] = {
     "strike_force_one": "agents.strike_force_one_heuristic:make_strike_force_one_heuristic",
     "lost_and_found": "agents.lost_and_found_heuristic:make_lost_and_found_heuristic",
     "compound_raid": "agents.force_on_force_heuristic:make_force_on_force_heuristic",
+    "wwii_hedgerow_hamlet": "agents.force_on_force_heuristic:make_force_on_force_heuristic",
     "force_on_force": "agents.force_on_force_heuristic:make_force_on_force_heuristic",
     "fubar": "agents.fubar_heuristic:make_fubar_heuristic",
     "fubar_lost_and_found": "agents.fubar_heuristic:make_fubar_heuristic",

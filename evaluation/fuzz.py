@@ -120,6 +120,7 @@ def check_lost_and_found_position(state) -> None:
         assert state.contact, "the pilot is with a unit but contact was never made"
     if state.pilot_exit:
         assert state.pilot_pos < 0 and state.pilot_unit < 0, "the pilot exited yet is on the table"
+    check_card_invariant(state)  # the WWII Fog of War deck: no card made or lost
     if sc.ambush_side >= 0:
         viewer = 1 - sc.ambush_side
         obs = state.observation(viewer)
@@ -128,6 +129,34 @@ def check_lost_and_found_position(state) -> None:
                 base = fo.unit_row(state.LAYOUT, viewer, u)
                 row = obs[base : base + fo.UNIT_FEATURES]
                 assert row[14] == 1.0 and np.count_nonzero(row) == 1, f"the enemy sees hidden {names[u]}"
+
+
+def check_card_invariant(state) -> None:
+    """A Force on Force game with the WWII Fog of War deck: deck + hands + discards are the deck list, and a
+    hand is secret: swapping a held card for a different one still in the deck changes nothing the other
+    side observes or is shown (its observation, its view, its legal actions)."""
+    cards = getattr(state, "cards", None)
+    if cards is None:
+        return
+    from fof_env.core.view import view
+    from fof_env.force_on_force.rules.wwii_fog import check_card_invariant as check
+
+    check(state)
+    for side in (0, 1):
+        hand = cards.hands[side]
+        other = next((k for k, c in enumerate(cards.deck) if hand and c != hand[0]), None)
+        if other is None:
+            continue
+        swapped = state.clone()
+        deck = list(cards.deck)
+        deck[other], new_hand = hand[0], (cards.deck[other], *hand[1:])
+        hands = (new_hand, cards.hands[1]) if side == 0 else (cards.hands[0], new_hand)
+        swapped.cards = cards._replace(deck=tuple(deck), hands=hands)
+        opponent = 1 - side
+        assert np.array_equal(state.observation(opponent), swapped.observation(opponent)), "a hand shows in the observation"
+        assert view(state, opponent) == view(swapped, opponent), "a hand shows in the other side's view"
+        if state.current_player == opponent:
+            assert state.legal_actions() == swapped.legal_actions(), "a hand shows in the other side's mask"
 
 
 def check_fubar_position(state) -> None:
@@ -142,6 +171,8 @@ POSITION_CHECKS: dict[str, Callable[[State], None]] = {
     "lost_and_found": check_lost_and_found_position,
     "fubar_lost_and_found": check_fubar_position,
     "fubar_village_patrol": check_fubar_position,
+    "force_on_force": lambda state: check_card_invariant(state),  # a scenario file: its Fog of War deck
+    "wwii_hedgerow_hamlet": check_card_invariant,
 }
 
 # option sets fuzzed per game (``--games`` is split evenly over them) and the default number of games
@@ -155,9 +186,10 @@ MODES: dict[str, list[dict]] = {
     ],
     "fubar_lost_and_found": [{}, {"taliban_teams": 3}],
     "fubar_village_patrol": [{}, {"optional_units": False}],
+    "wwii_hedgerow_hamlet": [{}],
 }
 DEFAULT_GAMES = {"strike_force_one": 10_000, "lost_and_found": 5_000, "fubar_lost_and_found": 5_000,
-                 "fubar_village_patrol": 5_000}  # fmt: skip
+                 "fubar_village_patrol": 5_000, "wwii_hedgerow_hamlet": 5_000}  # fmt: skip
 
 
 def check_observations(state: State) -> None:

@@ -13,6 +13,7 @@ _REGISTRY: dict[str, str] = {
     "strike_force_one": "fof_env.strike_force_one.game:StrikeForceOneGame",
     "lost_and_found": "fof_env.force_on_force.game:LostAndFoundGame",
     "compound_raid": "fof_env.force_on_force.game:CompoundRaidGame",
+    "wwii_hedgerow_hamlet": "fof_env.force_on_force.game:WwiiHedgerowHamletGame",
     "fubar": "fof_env.fubar.game:FubarGame",
     "fubar_lost_and_found": "fof_env.fubar.game:FubarLostAndFoundGame",
     "fubar_village_patrol": "fof_env.fubar.game:FubarVillagePatrolGame",

@@ -44,6 +44,7 @@ _VIEWS: dict[str, str | type[RulesetView]] = {
     "strike_force_one": "fof_env.strike_force_one.view:StrikeForceOneView",
     "lost_and_found": "fof_env.force_on_force.view:ForceOnForceView",
     "compound_raid": "fof_env.force_on_force.view:ForceOnForceView",
+    "wwii_hedgerow_hamlet": "fof_env.force_on_force.view:ForceOnForceView",
     "force_on_force": "fof_env.force_on_force.view:ForceOnForceView",
     **{name: "fof_env.fubar.view:FubarView" for name in ("fubar", "fubar_lost_and_found", "fubar_village_patrol")},
 }

@@ -62,6 +62,12 @@ _SUPPORT: dict[str, GameSupport] = {
         potential="fof_env.envs.shaping:force_on_force_potential",
         render_rgb="fof_env.force_on_force.render:render_rgb",
     ),
+    "wwii_hedgerow_hamlet": GameSupport(
+        env_name="WwiiHedgerowHamlet",
+        observation_bounds=(-1.0, 1.0),
+        potential="fof_env.envs.shaping:force_on_force_potential",
+        render_rgb="fof_env.force_on_force.render:render_rgb",
+    ),
     # Force on Force on any scenario file: make_game("force_on_force", scenario=PATH)
     "force_on_force": GameSupport(
         env_name="ForceOnForce",

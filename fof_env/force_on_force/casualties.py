@@ -40,6 +40,9 @@ class CasualtiesAndMorale:
 
     def _check_casualties(self, final: bool = False) -> None:
         """Roll 1D6 per casualty: 1 KIA, 2-3 serious, 4-5 light wound, 6 back to duty (000)."""
+        if self.sc.wwii_aid:  # the WWII tables (rules/wwii.py); the turn's start runs them itself
+            self._final_first_aid()
+            return
         table = self.sc.table
         for u in range(self.NUM_UNITS):
             f = self.figs[u]

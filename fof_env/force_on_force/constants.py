@@ -19,7 +19,12 @@ KIND_NAMES = (
     "choose_action", "move_target", "fire_target", "split_target", "split_dice", "split_support",
     "handoff_target", "declare_interrupt", "overwatch_fire", "return_fire", "fog_of_war_unit",
     "reinforce_point", "terminal",
+    # rule module ``wwii_first_aid`` (rules/wwii.py): after "terminal", so a scenario without it keeps its
+    # observation (its layout's ``extra_kinds`` says how many of these its decision one-hot holds)
+    "call_medic", "walking_wounded",
 )  # fmt: skip
+BASE_KINDS = 19  # decision kinds of every scenario, "terminal" included
+D_CALL_MEDIC, D_WALKING_WOUNDED = 19, 20  # the wwii_first_aid rule module's decisions (rulings R43-R46)
 
 # figure states (counts per unit). "down": hit this turn, not yet assessed; "gone": an
 # escort that left the table; ``evac_*``: casualties escorted off the table.
@@ -39,6 +44,7 @@ AUTO = -1
     ST_SETUP, ST_TURN_START, ST_OVERWATCH, ST_SELECT, ST_END_ACTIVATION, ST_DECLARE, ST_OW, ST_ROLL,
     ST_RESOLVE, ST_RETURNS, ST_AFTER_WINDOW, ST_END_TURN,
 ) = range(12)  # fmt: skip
+ST_FIRST_AID = 30  # the wwii_first_aid rule module's first aid checks at the start of a turn
 
 TACTICAL_IN, RAPID_IN = 6.0, 12.0
 CONTACT_IN = 2.0  # "within 1 inch"/cohesion between two units standing on points 2" apart (rulings.md)

@@ -22,8 +22,9 @@ class FireResolution:
     __slots__ = ()
 
     def shooting_figures(self, u: int) -> int:
-        """Effective figures that shoot (a Corpsman does not: Fog of War result 3)."""
-        return max(0, self.effective(u) - self.medic[u])
+        """Effective figures that shoot (a Corpsman does not: Fog of War result 3; nor a WWII medic: R47)."""
+        medics = self.sc.medics
+        return max(0, self.effective(u) - self.medic[u] - (medics[u] if medics else 0))
 
     def usable_support(self, u: int) -> list[int]:
         """Support weapons in use: one per figure that shoots, best first (rulings.md R29: a Corpsman
@@ -56,13 +57,16 @@ class FireResolution:
         The same sum as ``combat.firepower(figures, combat.support_dice(...), ...)``, inlined:
         observations and masks ask it for every unit (a test checks the two agree).
         """
+        if self.sc.vehicles and self.is_afv(u):  # a WWII AFV's guns (rules/wwii_vehicles.py, R81)
+            return self.afv_fire_capacity(u)
         f = self.figs[u]
         eff = f[OK] + f[LIGHT]
         if not eff:
             return 0
         moved = self.moved[u]
         dice = 0
-        shooters = max(0, eff - self.medic[u])
+        medics = self.sc.medics
+        shooters = max(0, eff - self.medic[u] - (medics[u] if medics else 0))
         for cls in self.support[u][:shooters]:  # a class's dice equal its number (light 1 ...)
             dice += (0 if moved == 2 else 1) if moved and self.full and cls >= combat.MEDIUM else cls
         raw = shooters + dice + self.mad[u]
@@ -75,13 +79,20 @@ class FireResolution:
         within TQ inches, support weapons twice that. Unit-wide penalties fall on the first portion
         of a split fire only (rulings.md R22, R24).
         """
+        if self.sc.vehicles:  # fire of or at a WWII AFV (rules/wwii_vehicles.py, R81)
+            fp = self.afv_firepower(u, t, first)
+            if fp is not None:
+                return fp
         d = self.sc.table.dist[self.pos[u]][self.pos[t]]
         tq = self.tq[u]
+        reach, weapon_reach = tq, 2 * tq
+        if self.cards is not None and self.cards.grounded:  # You're Grounded!: Optimum Range 6" (R62)
+            reach, weapon_reach = min(reach, 6), min(weapon_reach, 6)
         if self.full:
             riflemen = figures - len(weapons)  # the gunners fire with their weapons' range (R24)
-            optimum = (riflemen <= 0 or d <= tq + 1e-9) and (not weapons or d <= 2 * tq + 1e-9)
+            optimum = (riflemen <= 0 or d <= reach + 1e-9) and (not weapons or d <= weapon_reach + 1e-9)
         else:
-            optimum = d <= tq + 1e-9
+            optimum = d <= reach + 1e-9
         return combat.firepower(
             figures,
             self._support_dice(u, weapons),
@@ -95,9 +106,13 @@ class FireResolution:
         """Cover dice of unit ``t`` against fire from ``shooter_pos`` (-1: no line, e.g. mortars)."""
         table = self.sc.table
         here = self.pos[t]
-        cover = (
-            table.terrain_cover[here] if shooter_pos < 0 else table.cover_from[shooter_pos][here]
-        ) + self.excellent[t]
+        terrain = table.terrain_cover[here] if shooter_pos < 0 else table.cover_from[shooter_pos][here]
+        if self.cards is not None and self.cards.swiss:  # Swiss Cheese: no longer Solid Cover (R62)
+            degraded = self._swiss_cover(here, shooter_pos)
+            terrain = terrain if degraded is None else degraded
+        cover = terrain + self.excellent[t]
+        if self.sc.vehicles and not terrain and shooter_pos >= 0:
+            cover += self.afv_intervening(t, shooter_pos)  # 003 "Intervening Cover": an AFV (R89)
         if self.full and (self.in_cover[t] or (self.moved[t] == 0 and not table.exposed[here]
                                                and not self.is_irregular(t))):  # irregulars: R39
             cover += 1
@@ -119,11 +134,12 @@ class FireResolution:
         los = self.sc.table.los[self.pos[u]]
         side = self.UNIT_SIDE[u]
         pos, hidden = self.pos, self.hidden
-        return [
+        out = [
             t
             for t in range(self.NUM_UNITS)
             if self.UNIT_SIDE[t] != side and t not in exclude and self.active(t) and not hidden[t] and los[pos[t]]
         ]
+        return self.afv_filter_targets(u, out) if self.sc.vehicles else out  # AFVs: R81, R85
 
     def can_shoot_at(self, s: int, t: int) -> bool:
         return (
@@ -133,6 +149,7 @@ class FireResolution:
             and not self.hidden[t]
             and bool(self.sc.table.los[self.pos[s]][self.pos[t]])
             and self.fire_capacity(s) > 0
+            and (not self.sc.vehicles or self.afv_may_target(s, t))  # AFVs: R81, R85
         )
 
     def _split_counts(self) -> list[int]:
@@ -148,6 +165,8 @@ class FireResolution:
         a = self.actor
         if not self.full or len(self.targets) >= combat.SPLIT_TARGETS.get(self.tq[a], 1):
             return False
+        if self.sc.vehicles and (self.is_afv(a) or self.is_afv(self.targets[0])):
+            return False  # an AFV's fire, or fire at one, is not split (R81)
         left = self.shooting_figures(a) - sum(self.split_counts)
         if left < (1 if self.usable_support(a) else 2):
             return False
@@ -253,6 +272,9 @@ class FireResolution:
 
     def _attack(self, t: int, fp: int, tq: int, shooter_pos: int, shooter: str) -> None:
         """Roll ``fp`` dice of type ``tq`` against unit ``t``; casualties, then its morale check."""
+        if self.sc.vehicles and self.is_afv(t):  # armour, damage, bail-out (rules/wwii_vehicles.py, R82-R84)
+            self._attack_afv(t, fp, tq, shooter_pos, shooter)
+            return
         dfn = self.defense_dice(t, shooter_pos, fp)
         roll = self.roll
         attack = [roll(tq, f"firepower of {shooter}") for _ in range(fp)]

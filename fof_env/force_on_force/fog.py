@@ -1,9 +1,11 @@
-"""The quick start's D10 Fog of War table (000 "FOG OF WAR"), rolled on an unmodified 1 on a reaction test."""
+"""The quick start's D10 Fog of War table (000 "FOG OF WAR"), rolled on an unmodified 1 on a reaction test;
+in a scenario with the WWII deck a card is drawn instead (:mod:`~fof_env.force_on_force.rules.wwii_fog`)."""
 
 from __future__ import annotations
 
 from fof_env.force_on_force import events as ev
 from fof_env.force_on_force.constants import (
+    AUTO,
     D_FOW_POINT,
     D_FOW_UNIT,
     FOW_RESULTS,
@@ -19,6 +21,22 @@ class FogOfWar:
 
     __slots__ = ()
 
+    def _fow_unit_actions(self) -> list[int]:
+        """Legal actions of a ``fog_of_war_unit`` decision (a held card may be kept: ``pass``)."""
+        if self.cards is not None:
+            return [self.UNIT0 + u for u in self._card_unit_choices()] + [self.PASS]
+        return [self.UNIT0 + u for u in self._fow_unit_choices()]
+
+    def _fow_point_actions(self) -> list[int]:
+        """Legal actions of a ``reinforce_point`` decision (Swiss Cheese, Fire! Fire!: a feature's point, or ``pass``)."""
+        if self.cards is not None:
+            return self._card_points() + [self.PASS]
+        return sorted(self.sc.table.edge_points(self.sc.edges[self.sc.fow_irregular]))
+
+    def _fow_result_name(self) -> str:
+        """The decision context's ``result``: the D10 result, or the card asked about."""
+        return self._card_key() if self.cards is not None else FOW_RESULTS[self.fow_queue[0][0]]
+
     def _fow_unit_choices(self) -> list[int]:
         result = self.fow_queue[0][0]
         regular, irregular = self.sc.fow_regular, self.sc.fow_irregular
@@ -29,6 +47,10 @@ class FogOfWar:
         return [u for u in self.SIDE_UNITS[regular if result == 1 else irregular] if self.active(u)]
 
     def _on_fow_unit(self, action: int) -> None:
+        if self.cards is not None:  # the turn machine goes on with the step it was at
+            self._on_card_unit(action)
+            self.kind = AUTO
+            return
         result, _side = self.fow_queue.pop(0)
         u = action - self.UNIT0
         if result in (1, 2):
@@ -42,15 +64,25 @@ class FogOfWar:
         self._auto(ST_RESOLVE)
 
     def _on_fow_point(self, action: int) -> None:
+        if self.cards is not None:  # the turn machine goes on with the step it was at
+            self._on_card_point(action)
+            self.kind = AUTO
+            return
         self.fow_queue.pop(0)
         self._reinforce(action)
         self._auto(ST_RESOLVE)
 
     def _fog_of_war(self, side: int) -> None:
+        if self.cards is not None:  # the WWII deck: draw a card instead (rules/wwii_fog.py, R60)
+            self.fow_queue.append((0, side))
+            return
         roll = self.roll(10, "Fog of War")
         self.fow_queue.append((roll, side))
 
     def _resolve_fow(self) -> None:
+        if self.cards is not None:
+            self._resolve_card()
+            return
         result, side = self.fow_queue[0]
         name = FOW_RESULTS[result]
         regular, irregular = self.sc.fow_regular, self.sc.fow_irregular

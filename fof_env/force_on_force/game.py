@@ -12,7 +12,8 @@ Options (keyword arguments), checked by the kernel's :class:`~fof_env.core.optio
   adds the infantry-combat chapter (In Cover, Exposed, support weapon movement penalties,
   supply, split fire, Rapid-move effects).
 * ``fog_of_war`` (bool, default True): an unmodified 1 on a reaction test rolls the D10 Fog
-  of War table (when the scenario has one).
+  of War table (when the scenario has one), or draws a card of the WWII deck (``"table": "wwii_deck"``,
+  rules/wwii_fog.py).
 * the scenario's own options (``options`` block of its file; "Lost & Found":
   ``taliban_teams`` (3 or 4), ``ambush`` (bool), ``capture`` (bool); see ``rulings.md``).
 
@@ -24,6 +25,11 @@ a reserve that moves Out of Contact) in 6 turns; its options ``irregulars`` and 
 (bool, default True) switch the ``irregulars`` (R37-R39) and ``out_of_contact`` (R40-R41) rule
 modules. Gym id ``fof_env/CompoundRaid-v0``; its bot is the generic
 :mod:`agents.force_on_force_heuristic`.
+"Hedgerow Hamlet" (game ``wwii_hedgerow_hamlet``, file ``hedgerow_hamlet``, designed for this project from
+003 and the WWII supplement 004, rulings R43-R49): a US rifle squad (two rifle teams, a BAR team, the squad
+leader and his radioman, an aid man, an M4 Sherman) clears a Normandy hamlet held by a German Gruppe (an MG42
+team, two rifle teams, a Sanitaeter, a Panzer IV) among hedgerows in 8 turns, with the ``wwii_first_aid`` and
+``wwii_mg_teams`` rule modules and the tanks of rules/wwii_vehicles.py (R80-R89). Gym id ``fof_env/WwiiHedgerowHamlet-v0``; its bot is the generic heuristic.
 """
 
 from __future__ import annotations
@@ -40,6 +46,10 @@ from fof_env.core.tabletop import Table
 from fof_env.force_on_force import combat
 from fof_env.force_on_force.layout import Layout, state_class
 from fof_env.force_on_force.observation import OBS_VERSION, observation_size
+from fof_env.force_on_force.rules.wwii import is_medic, mg_support_class
+from fof_env.force_on_force.rules.wwii_air import RULE as RULE_CAS
+from fof_env.force_on_force.rules.wwii_air import cas_rule, radio_units
+from fof_env.force_on_force.rules.wwii_vehicles import vehicle_flags, vehicle_spec
 from fof_env.force_on_force.scenario import Scenario, SideSpec, UnitSpec, load_scenario, shipped_scenarios
 
 SUPPORT_CLASS = {None: combat.NO_SUPPORT, "light": combat.LIGHT, "medium": combat.MEDIUM, "heavy": combat.HEAVY}
@@ -105,6 +115,13 @@ class Setup:
     victory: tuple  # the scenario's VictoryTerms
     irregular: tuple[bool, ...] = ()  # by unit: irregular under the ``irregulars`` rule (rulings R37)
     out_of_contact_side: int = -1  # the side that may move Out of Contact (rulings R40); -1: none
+    wwii_aid: bool = False  # rule module wwii_first_aid: the WWII First Aid / Medic tables (rulings R43-R47)
+    medics: tuple[int, ...] = ()  # by unit, with wwii_first_aid: its medic figures (they do not shoot, R47)
+    medic_units: tuple[bool, ...] = ()  # by unit, with wwii_first_aid: only medics (may be called, R45)
+    vehicles: tuple = ()  # by unit: its VehicleSpec or None (rules/wwii_vehicles.py); () without AFVs
+    at_weapons: tuple = ()  # by unit: its infantry AT weapon or None; () without AFVs
+    cas: Any = None  # rule module wwii_close_air_support: its CasRule (rules/wwii_air.py, R68-R69)
+    radio: tuple[bool, ...] = ()  # by unit, with that rule: a figure of it has the role "radio"
 
     def side(self, player: int) -> SideSpec:
         return self.sides[player]
@@ -117,15 +134,19 @@ class Setup:
         return replace(self, table=table)
 
 
-def _profile(unit: UnitSpec, side: SideSpec, in_play: bool) -> UnitProfile:
+def _profile(unit: UnitSpec, side: SideSpec, in_play: bool, mg_teams: bool = False) -> UnitProfile:
     figures = unit.figures if in_play else ()
+    if mg_teams:  # rule module wwii_mg_teams: an MG's weapon-team dice replace its support class (R48)
+        classes = [mg_support_class(f.mg, f.support) for f in figures]
+    else:
+        classes = [f.support for f in figures]
     return UnitProfile(
         name=unit.id,
         figures=len(figures),
         tq=unit.tq or side.tq,
         morale=unit.morale or side.morale,
         armor=side.body_armor,
-        support=tuple(sorted((SUPPORT_CLASS[f.support] for f in figures if f.support), reverse=True)),
+        support=tuple(sorted((SUPPORT_CLASS[c] for c in classes if c), reverse=True)),
         supply=SUPPLY_VALUE[side.supply],
     )
 
@@ -185,7 +206,8 @@ class ForceOnForceGame(Game):
         self.fog_of_war = self.options["fog_of_war"] and sc.fog_of_war is not None
         self.player_names = tuple(s.id for s in sc.sides)  # type: ignore[assignment]
         layout = Layout(self.player_names, tuple(u.id for u in sc.units), tuple(u.side for u in sc.units),
-                        len(sc.table))  # fmt: skip
+                        len(sc.table), 2 if "wwii_first_aid" in sc.rules else 0,
+                        vehicles=vehicle_flags(sc.units))  # fmt: skip
         self.layout = layout
         self.state_class = state_class(layout)
         self.num_actions = layout.num_actions
@@ -207,7 +229,12 @@ class ForceOnForceGame(Game):
                               cfg.get("contact_vp", 0), cfg.get("early_escort_vp", 0), cfg.get("escort_vp", 0))  # fmt: skip
         fog = sc.fog_of_war or {"regular": 1, "irregular": 0}
         reinforcements = next((i for i, u in enumerate(sc.units) if u.reinforcements), -1)
-        profiles = tuple(_profile(u, sc.sides[u.side], in_play(u) and not u.reinforcements) for u in sc.units)
+        mg_teams = _rule_side(sc, "wwii_mg_teams", options) >= 0
+        profiles = tuple(_profile(u, sc.sides[u.side], in_play(u) and not u.reinforcements, mg_teams)
+                         for u in sc.units)  # fmt: skip
+        wwii_aid = _rule_side(sc, "wwii_first_aid", options) >= 0
+        medics = tuple(sum(1 for f in u.figures if is_medic(f.role)) if wwii_aid else 0 for u in sc.units)
+        medic_units = tuple(bool(n) and n == len(u.figures) for n, u in zip(medics, sc.units, strict=True))
         return Setup(
             scenario=sc, layout=layout, table=sc.table, sides=sc.sides, edges=(sc.sides[0].edge, sc.sides[1].edge),
             profiles=profiles, deploy_points=tuple(u.deploy.points if u.deploy else () for u in sc.units),
@@ -221,6 +248,11 @@ class ForceOnForceGame(Game):
             fow_regular=fog["regular"], fow_irregular=fog["irregular"], reinforcements=reinforcements,
             victory=sc.victory, irregular=_irregular_units(sc, options),
             out_of_contact_side=_rule_side(sc, "out_of_contact", options),
+            wwii_aid=wwii_aid, medics=medics if any(medics) else (),
+            medic_units=medic_units if any(medic_units) else (),
+            vehicles=tuple(vehicle_spec(u.vehicle) for u in sc.units) if layout.vehicles else (),
+            at_weapons=tuple(u.at_weapon for u in sc.units) if layout.vehicles else (),
+            cas=cas_rule(sc, options), radio=radio_units(sc) if RULE_CAS in sc.rules else (),
         )  # fmt: skip
 
     def initial_position(self) -> dict[str, Any]:
@@ -256,6 +288,20 @@ class CompoundRaidGame(ForceOnForceGame):
         super().__init__("compound_raid", **options)
 
 
+class WwiiHedgerowHamletGame(ForceOnForceGame):
+    """Force on Force WWII, "Hedgerow Hamlet" (designed for this project from the 003 rules and the 004 WWII
+    supplement: a US rifle squad v a German Gruppe with an MG42 in a Normandy hamlet, 8 turns; rule modules
+    ``wwii_first_aid`` and ``wwii_mg_teams``, rulings R43-R49): ``make_game("wwii_hedgerow_hamlet", rules=...)``.
+    Its scenario file is ``scenarios/hedgerow_hamlet.json``; the game's name is ``wwii_hedgerow_hamlet``."""
+
+    def __init__(self, **options: Any):
+        if "scenario" in options:
+            raise OptionError("wwii_hedgerow_hamlet is one scenario; for another use make_game('force_on_force', "
+                              "scenario=...)")
+        super().__init__("hedgerow_hamlet", **options)
+        self.name = "wwii_hedgerow_hamlet"
+
+
 def game_for_scenario(scenario: str) -> type:
     """A factory for the registry: the shipped scenario ``scenario`` as a game of its own name."""
 
@@ -268,4 +314,4 @@ def game_for_scenario(scenario: str) -> type:
     return make  # type: ignore[return-value]
 
 
-__all__ = ["ForceOnForceGame", "LostAndFoundGame", "CompoundRaidGame", "Setup", "UnitProfile", "PilotRule", "game_for_scenario"]
+__all__ = ["ForceOnForceGame", "LostAndFoundGame", "CompoundRaidGame", "WwiiHedgerowHamletGame", "Setup", "UnitProfile", "PilotRule", "game_for_scenario"]

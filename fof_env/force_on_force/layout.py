@@ -36,6 +36,8 @@ class Layout:
     unit_names: tuple[str, ...]
     unit_side: tuple[int, ...]
     num_points: int
+    extra_kinds: int = 0  # decision kinds after "terminal" its rule modules use (wwii_first_aid: 2)
+    vehicles: tuple[bool, ...] = ()  # by unit: a WWII AFV (rules/wwii_vehicles.py); () in a scenario without
 
     @property
     def num_units(self) -> int:

@@ -42,7 +42,7 @@ class Movement:
         table = self.sc.table
         here = self.pos[u]
         dist = table.distance_to_edge(here, self._edge(u)) if dest < 0 else table.dist[here][dest]
-        return dist > TACTICAL_IN + 1e-9
+        return dist > (self.tactical_reach(u) if self.sc.vehicles else TACTICAL_IN) + 1e-9  # AFVs: 10" (R81)
 
     def can_exit(self, u: int, limit: float) -> bool:
         return self.sc.table.distance_to_edge(self.pos[u], self._edge(u)) <= limit + 1e-9
@@ -55,11 +55,16 @@ class Movement:
     def _move_choices(self) -> list[int]:
         u = self.mover
         limit = TACTICAL_IN if self.tactical_only else RAPID_IN
+        if self.sc.vehicles:  # a WWII AFV moves 10" / 20" (003; rules/wwii_vehicles.py)
+            limit = self.afv_move_limit(u, limit)
         out = self.move_points(u, limit)
         if self.sc.out_of_contact_side >= 0 and not self.move_reaction and not self.tactical_only:
             unseen = self.out_of_contact_points(u)  # 003 "Out of Contact Movement" (R40)
             if unseen:
                 out = sorted(set(out).union(unseen))
+        if self.cards is not None and (self.cards.burning or self.cards.markers):  # Fire! Fire!, Watch
+            barred = self.burning_points() | self.marker_barred(self.UNIT_SIDE[u])  # Where You Step! (R62)
+            out = [p for p in out if p not in barred]
         named = [self.EXIT] if self.can_exit(u, limit) else []
         if self.after_fire:
             named.append(self.PASS)  # the move after firing is optional (R13)
@@ -105,6 +110,8 @@ class Movement:
         self.excellent[u] = 0
         self.in_cover[u] = 0
         self.hidden[u] = 0
+        if self.sc.vehicles:  # an AFV faces the way it moved (R81)
+            self._afv_moved(u, here, dest)
         self.pos[u] = dest
         if self.pilot_unit == u:
             self._pilot_follows(u, dest)

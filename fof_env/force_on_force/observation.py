@@ -17,13 +17,21 @@ game). Always from the point of view of ``player``:
   enemy VP/20, pilot on table, pilot x, y (as above), pilot with one of my units, contact
   made, pilot exited, amped up (mine, enemy's), set-up, terminal (the pilot entries are 0 in
   a scenario without the ``downed_pilot`` rule).
-* **decision** ``19 + 4 x U + 6 + 11``: kind one-hot; the acting unit, its target(s), the
+* **decision** ``19 (+ 2 with the wwii_first_aid rule: call_medic, walking_wounded) + 4 x U + 6 + 11``:
+  kind one-hot; the acting unit (the unit making its first aid check), its target(s), the
   unit asked / moving, the unit that fired on it or whose Overwatch fire it may interrupt (each a
   one-hot over the unit order above);
   window is a move, window is a fire, destination x, y, reaction move, Tactical only; Fog of
   War result one-hot.
 * **board** ``6 x P`` (one value per table point): terrain cover dice / 4, woods, building,
   Exposed, my units, known enemy units.
+* **vehicles** ``U x 10``, only in a scenario with WWII AFVs (``layout.vehicles``), units in the
+  order above: AFV, defence dice / 5, immobilised, main gun damaged, knocked out, bailed out,
+  applied armour, buttoned up, cos and sin of its facing (rules/wwii_vehicles.py); zeros for a
+  unit that is no AFV and for a hidden enemy unit.
+* **first_aid** ``U x 2``, only with the ``wwii_first_aid`` rule module (``layout.extra_kinds``), last, units in
+  the order above: may only react to fire this turn (rulings R44), a medic unit that may be called (R45);
+  zeros for a unit not in play and a hidden enemy unit.
 
 "Lost & Found" (8 units, 324 points) has 2,252 floats, as before scenarios became data.
 """
@@ -37,6 +45,7 @@ import numpy as np
 
 from fof_env.core.tabletop import MAX_COVER_DICE
 from fof_env.force_on_force.constants import (
+    BASE_KINDS,
     CAPTURED,
     D_DECLARE,
     D_DEPLOY,
@@ -49,7 +58,6 @@ from fof_env.force_on_force.constants import (
     EVAC_KIA,
     FOW_RESULTS,
     KIA,
-    KIND_NAMES,
     LIGHT,
     OK,
     SERIOUS,
@@ -57,11 +65,13 @@ from fof_env.force_on_force.constants import (
     W_FIRE,
     W_MOVE,
 )
+from fof_env.force_on_force.rules.wwii_vehicles import VEHICLE_FEATURES, encode_vehicles
 
 OBS_VERSION = 1
 UNIT_FEATURES = 28
 GAME_FEATURES = 16
 BOARD_PLANES = 6
+FIRST_AID_FEATURES = 2  # per unit, with the wwii_first_aid rule module: react_only, medic unit
 _ABSENT = (0.0,) * UNIT_FEATURES  # a unit not in play
 _HIDDEN = (0.0,) * 14 + (1.0,) + (0.0,) * (UNIT_FEATURES - 15)  # an enemy unit the player cannot see
 _static_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # table -> its static planes
@@ -73,9 +83,13 @@ def pieces(layout) -> list[tuple[str, int, int]]:
     sizes = [
         ("units", n * UNIT_FEATURES),
         ("game", GAME_FEATURES),
-        ("decision", len(KIND_NAMES) + 4 * n + 6 + len(FOW_RESULTS)),
+        ("decision", BASE_KINDS + layout.extra_kinds + 4 * n + 6 + len(FOW_RESULTS)),
         ("board", BOARD_PLANES * layout.num_points),
     ]
+    if layout.vehicles:  # WWII AFVs (rules/wwii_vehicles.py): after the board, so other layouts keep theirs
+        sizes.append(("vehicles", n * VEHICLE_FEATURES))
+    if layout.extra_kinds:  # the wwii_first_aid rule module (rules/wwii.py): last, so other layouts keep theirs
+        sizes.append(("first_aid", n * FIRST_AID_FEATURES))
     out, at = [], 0
     for name, size in sizes:
         out.append((name, at, size))
@@ -98,7 +112,7 @@ def piece(layout, name: str) -> tuple[int, int]:
     for n, at, size in _pieces(layout):
         if n == name:
             return at, size
-    raise KeyError(f"no observation piece {name!r}; pieces: units, game, decision, board")
+    raise KeyError(f"no observation piece {name!r}; pieces: units, game, decision, board (, vehicles, first_aid)")
 
 
 def unit_row(layout, player: int, u: int) -> int:
@@ -137,13 +151,13 @@ def _static_board(table, n: int) -> np.ndarray:
 def encode(s, player: int) -> np.ndarray:
     """The observation of ``player``; see the module docstring."""
     layout = s.LAYOUT
-    (_, units_at, _), (_, game_at, _), (_, decision_at, _), (_, board_at, _) = _pieces(layout)
+    (_, units_at, _), (_, game_at, _), (_, decision_at, _), (_, board_at, _) = _pieces(layout)[:4]
     size = observation_size(layout)
     obs = np.zeros(size, dtype=np.float32)
     table = s.sc.table
     n = s.NUM_POINTS
     n_units = s.NUM_UNITS
-    obs[board_at:] = _static_board(table, n)
+    obs[board_at : board_at + BOARD_PLANES * n] = _static_board(table, n)
     order, slot = _order(layout)[player]
     unit_side = s.UNIT_SIDE
     xy = table.xy
@@ -177,6 +191,16 @@ def encode(s, player: int) -> np.ndarray:
             s.in_cover[u], s.excellent[u], fp, float(s.pilot_unit == u), cover, exposed,
         )  # fmt: skip
     obs[units_at:game_at] = units
+    if layout.vehicles:  # per unit in the same order: its AFV features (rules/wwii_vehicles.py)
+        at, size = piece(layout, "vehicles")
+        obs[at : at + size] = encode_vehicles(s, player, order, lambda u: unit_side[u] != player and s.hidden[u])
+    if layout.extra_kinds:  # per unit in the same order: may only react to fire, is a medic unit (R44, R45)
+        at = _pieces(layout)[-1][1]
+        medic_units = s.sc.medic_units
+        for i, u in enumerate(order):
+            if any(s.figs[u]) and (unit_side[u] == player or not s.hidden[u]):
+                obs[at + FIRST_AID_FEATURES * i] = s.react_only[u]
+                obs[at + FIRST_AID_FEATURES * i + 1] = float(bool(medic_units) and medic_units[u])
     vp = s.victory_points()
     turns = s.sc.turns
     pilot_on = s.pilot_pos >= 0
@@ -192,8 +216,10 @@ def encode(s, player: int) -> np.ndarray:
     k = s.kind
     if k == TERMINAL or k < 0:
         return obs
-    obs[d + k] = 1.0
-    d += len(KIND_NAMES)
+    kinds = BASE_KINDS + s.LAYOUT.extra_kinds
+    if k < kinds:  # a rule module's kind beyond the layout's one-hot shows only in the mask
+        obs[d + k] = 1.0
+    d += kinds
     if s.actor >= 0:
         obs[d + slot[s.actor]] = 1.0
     for t in s.targets:
@@ -220,6 +246,7 @@ def encode(s, player: int) -> np.ndarray:
     obs[d + 5] = s.tactical_only
     d += 6
     if s.fow_queue and k in (D_FOW_UNIT, D_FOW_POINT):
-        obs[d + s.fow_queue[0][0]] = 1.0
+        # the D10 result; with the WWII deck only the holder's own card offer, as its D10 look-alike
+        obs[d + (s._card_obs_slot(player) if s.cards is not None else s.fow_queue[0][0])] = 1.0
     return obs
 

@@ -17,10 +17,18 @@ Example (every key optional except where said)::
           "reaction_moves": 0,
           "status": ["overwatch"]     # any of STATUS_FLAGS
         },
-        "tal.2": {"at": "x25y09", "status": ["hidden"]}
+        "tal.2": {"at": "x25y09", "status": ["hidden"]},
+        "us.sherman": {"at": "x03y13",  # a WWII AFV (rules/wwii_vehicles.py, rulings R88): "vehicle"
+                       "vehicle": {"immobilised": false, "main_gun_damaged": false, "knocked_out": false,
+                                   "bailed_out": false, "applied_armour": false, "buttoned": true,
+                                   "spot_used": false, "facing": "east", "spotted": []}}
       },
       "pilot": {"at": "x21y17", "with": null, "contact": false, "exited_turn": 0},
       "amped_up": [],                 # sides with Fog of War result 5
+      "fog_cards": {...},             # the WWII deck (rules/wwii_fog.py): "deck" (top first), "hands"
+                                      # {side: [...]}, "discards", "grounded", "gremlins", "colonel",
+                                      # "swiss_cheese", "give_em_hell"; absent: the whole deck, shuffled from "seed"
+      "cas_sorties": 1,               # close air support sorties left (rules/wwii_air.py)
       "table": {...},                 # optional: a custom table (scenario "table" + "features" keys)
       "seed": 7
     }
@@ -51,17 +59,20 @@ from fof_env.force_on_force.constants import (
     ST_SETUP,
     TERMINAL,
 )
+from fof_env.force_on_force.rules.wwii_fog import CardState, deck_on, full_deck, read_cards, write_cards
+from fof_env.force_on_force.rules.wwii_vehicles import initial_state as initial_vehicle
+from fof_env.force_on_force.rules.wwii_vehicles import read_vehicle, write_vehicle
 
 _KEYS = {"game", "options", "stage", "turn", "initiative", "portion", "units", "pilot", "amped_up", "table",
-         "seed", "leader", "must_fire_first", "auto_victory"}  # fmt: skip
+         "seed", "leader", "must_fire_first", "auto_victory", "fog_cards", "cas_sorties"}  # fmt: skip
 _UNIT_KEYS = {"at", "figures", "tq", "morale", "armor", "supply", "support", "moved", "fires", "reaction_moves",
-              "status"}  # fmt: skip
+              "status", "vehicle"}  # fmt: skip
 STATUS_FLAGS = (
     "pinned", "overwatch", "hidden", "activated", "reacted", "failed_interrupt", "in_cover",
-    "excellent_position", "medic", "ammunition_short", "tougher", "mad_minute",
+    "excellent_position", "medic", "ammunition_short", "tougher", "mad_minute", "react_only",
 )  # fmt: skip
 _FLAG_SLOTS = ("pinned", "overwatch", "hidden", "activated", "reacted", "failed", "in_cover", "excellent",
-               "medic", "ammo", "tough", "mad")  # fmt: skip
+               "medic", "ammo", "tough", "mad", "react_only")  # fmt: skip
 STAGES = ("setup", "overwatch", "activation", "game_over")
 MOVED = ("none", "tactical", "rapid")
 MAX_FIGURES = 12  # figures of one unit in a position: 003's worked examples field twelve Taliban
@@ -89,8 +100,14 @@ def blank_state(game, setup):
     s.support = tuple(p.support for p in prof)
     s.supply = [p.supply for p in prof]
     for name in ("excellent", "medic", "ammo", "tough", "activated", "moved", "fires", "rmoves", "failed",
-                 "reacted", "pinned", "overwatch", "hidden", "in_cover", "mad"):  # fmt: skip
+                 "reacted", "pinned", "overwatch", "hidden", "in_cover", "mad", "react_only"):  # fmt: skip
         setattr(s, name, [0] * n)
+    s.aid_queue = []  # rule module wwii_first_aid: the turn's first aid checks (rules/wwii.py)
+    s.aid_used = []
+    s.aid_phase = 0
+    s.aid_ww = 0
+    s.veh = [initial_vehicle(v, setup.edges[s.UNIT_SIDE[u]]) if v is not None else None
+             for u, v in enumerate(setup.vehicles)] if setup.vehicles else [None] * n  # rules/wwii_vehicles.py
     s.amped = [0, 0]
     s.turn = 0
     s.initiative = setup.first_initiative
@@ -109,6 +126,8 @@ def blank_state(game, setup):
     s.queue = []
     s.ret_queue = []
     s.fow_queue = []
+    s.cards = CardState(deck=full_deck()) if deck_on(game) else None  # unshuffled (rules/wwii_fog.py)
+    s.cas_left = setup.cas.sorties if setup.cas is not None else 0  # close air support (rules/wwii_air.py)
     s._clear_context()
     return s
 
@@ -210,6 +229,17 @@ def state_from_position(game, position: dict[str, Any], dice=None):
     else:
         _read_board(s, setup, position, stage)
     s._init_bookkeeping(seed, position, dice)
+    if s.cards is not None and stage != "setup":
+        if "fog_cards" in position:
+            read_cards(s, position["fog_cards"])
+        else:  # no deck written: the whole deck, shuffled from the position's seed (rulings R60)
+            s._shuffle_deck_for_position(seed)
+    elif "fog_cards" in position:
+        raise PositionError("position['fog_cards']: this game has no Fog of War deck (fog_of_war.table 'wwii_deck')")
+    if "cas_sorties" in position:
+        if s.sc.cas is None:
+            raise PositionError("position['cas_sorties']: this game has no close air support (rule wwii_close_air_support)")
+        s.cas_left = _count(position["cas_sorties"], "cas_sorties", 20)
     if stage == "game_over":
         s.auto_win = 1 if _flag(position.get("auto_victory", False), "auto_victory") else 0
         s.kind = TERMINAL
@@ -344,6 +374,8 @@ def _read_unit(s, setup, u: int, spec: dict[str, Any]) -> None:
     for flag, slot in zip(STATUS_FLAGS, _FLAG_SLOTS, strict=False):
         if flag in status:
             getattr(s, slot)[u] = 1
+    if "vehicle" in spec:  # an AFV's state (rules/wwii_vehicles.py)
+        read_vehicle(s, u, spec["vehicle"])
     if s.hidden[u]:
         hider = setup.ambush_side
         if s.UNIT_SIDE[u] != hider:
@@ -402,6 +434,8 @@ def to_position(s) -> dict[str, Any]:
         status = [flag for flag, slot in zip(STATUS_FLAGS, _FLAG_SLOTS, strict=False) if getattr(s, slot)[u]]
         if status:
             spec["status"] = status
+        if s.sc.vehicles and s.sc.vehicles[u] is not None:
+            spec["vehicle"] = write_vehicle(s, u)
         units[names[u]] = spec
     pos: dict[str, Any] = {
         "stage": stage,
@@ -426,6 +460,10 @@ def to_position(s) -> dict[str, Any]:
         pos["table"] = s._start.get("table")
     if stage == "game_over":
         pos["auto_victory"] = bool(s.auto_win)
+    if s.cards is not None:
+        pos["fog_cards"] = write_cards(s)
+    if s.sc.cas is not None:
+        pos["cas_sorties"] = s.cas_left
     return pos
 
 

@@ -49,17 +49,22 @@ class ReactionWindow:
     __slots__ = ()
 
     def _declare_choices(self, r: int) -> list[int]:
+        out = self._reaction_choices(r)
+        return self.react_only_choices(r, out) if self.react_only[r] else out  # WWII first aid (R44)
+
+    def _reaction_choices(self, r: int) -> list[int]:
         out = [self.PASS]
         if self.interrupted >= 0:  # step 4: fire at the Overwatch unit, or let it fire
             return out + [self.INT_FIRE] if self.can_shoot_at(r, self.interrupted) else out
         if self._may_fire_at_actor(r) and (r not in self.targets or self.may_fire_back(r)):
             out.append(self.INT_FIRE)  # an irregular target may not fire back (R37)
-        if self.UNIT_SIDE[r] != self.initiative and not self.rmoves[r] and not self.failed[r]:
+        if (self.UNIT_SIDE[r] != self.initiative and not self.rmoves[r] and not self.failed[r]
+                and not (self.sc.vehicles and self.afv_immobile(r))):  # fmt: skip
             out.append(self.INT_MOVE)  # "Reaction movement only once per turn"; Overwatch units may not move
         return out
 
     def _may_fire_at_actor(self, r: int) -> bool:
-        if self.fire_capacity(r) <= 0:
+        if self.fire_capacity(r) <= 0 or (self.sc.vehicles and not self.afv_may_react_at(r, self.actor)):
             return False
         los = self.sc.table.los[self.pos[r]]
         if los[self.pos[self.actor]]:
@@ -73,6 +78,8 @@ class ReactionWindow:
             if (role != R_ACTOR and self.UNIT_SIDE[r] != self.UNIT_SIDE[o] and r not in out and not self.hidden[r]
                     and los[self.pos[r]]):  # fmt: skip
                 out.append(r)
+        if self.sc.vehicles:  # AFVs: R81, R85
+            out = self.afv_filter_targets(o, out)
         return sorted(out)
 
     def _on_declare(self, action: int) -> None:
@@ -219,8 +226,8 @@ class ReactionWindow:
                 self._do_move(u, self.win_dest, self._is_rapid(u, self.win_dest))
             else:
                 self._actor_fire(u)
-        elif self.can_shoot_at(u, target):
-            self._fire(u, [(target, self.shooting_figures(u), self.usable_support(u))])
+        elif (not self.sc.vehicles or self._afv_defensive_spot(u, target)) and self.can_shoot_at(u, target):
+            self._fire(u, [(target, self.shooting_figures(u), self.usable_support(u))])  # a tank spots first: R85
             if self.UNIT_SIDE[u] != self.initiative or self.is_irregular(u):
                 self.reacted[u] = 1  # an irregular Overwatch unit too: it reacts once per turn (R38)
         if self.ret_queue:

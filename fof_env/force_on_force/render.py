@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from fof_env.force_on_force.constants import DOWN, FIGURE_STATES, KIA, SERIOUS
+from fof_env.force_on_force.rules.wwii_vehicles import vehicle_words
 from fof_env.force_on_force.table_render import render_table_ascii, render_table_rgb
 
 
@@ -20,6 +21,8 @@ def _status(s, u: int) -> str:
         for w, flag in (("pinned", s.pinned[u]), ("hidden", s.hidden[u]), ("overwatch", s.overwatch[u]))
         if flag
     ]
+    if s.sc.vehicles and s.sc.vehicles[u] is not None:  # a WWII AFV (rules/wwii_vehicles.py)
+        words += vehicle_words(s, u)
     return " ".join(words)
 
 
@@ -54,6 +57,12 @@ def render_text(s, viewer: int | None = None) -> str:
         pilot = "off table" if s.pilot_pos < 0 else s.point_name(s.pilot_pos)
         score = f"pilot: {pilot}; contact: {bool(s.contact)}; {score}"
     lines.append(score)
+    if s.cards is not None:  # the WWII Fog of War deck: a hand is shown to its holder only
+        for p in (0, 1):
+            if viewer is None or viewer == p:
+                lines.append(f"{s.SIDES[p]} Fog of War hand: {', '.join(s.hand_names(p)) or '-'}")
+            else:
+                lines.append(f"{s.SIDES[p]} Fog of War hand: {s.hand_size(p)} card(s)")
     if s.is_terminal:
         auto = f" ({side_names[1 - s.sc.pilot.side]} automatic victory)" if s.auto_win else ""
         lines.append("game over" + auto)

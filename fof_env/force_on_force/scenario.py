@@ -6,7 +6,7 @@ Attributes, the units (figures, weapons, support class, deployment), attachments
 leader joining a unit), the set-up steps, turns, the initiative of turn 1, the Fog of War
 table, victory points, scenario options and the named rule modules the scenario switches
 on (``ambush``, ``must_fire_first``, ``capture``, ``downed_pilot``, ``airstrike_call``,
-``irregulars``, ``out_of_contact``).
+``irregulars``, ``out_of_contact``, ``wwii_first_aid``, ``wwii_mg_teams``).
 
 The shipped scenarios live in ``fof_env/force_on_force/scenarios/<id>.json``
 (:func:`shipped_scenarios`); ``load_scenario`` takes one of their ids, a path to a file of
@@ -15,6 +15,9 @@ your own, or an already parsed dict. Every problem raises
 what is allowed (``"my.json: units[2].figures[0].support: 'huge' is not one of [None,
 'light', 'medium', 'heavy']"``). Loaded scenarios are cached per file (a small LRU) and
 shared: treat them as read-only.
+
+A unit with a ``vehicle`` block is a WWII AFV (its figures are its crew) and ``at_weapon`` gives an
+infantry unit an AT weapon (:mod:`fof_env.force_on_force.rules.wwii_vehicles`, rulings R80-R88).
 
 Points are ``[x, y]`` inches; unit deployment marks and the like must be grid points of the
 table (``spacing_in / 2 + k * spacing_in``).
@@ -48,6 +51,7 @@ class FigureSpec:
     role: str
     weapon: str | None
     support: str | None  # None, "light" (+1 Firepower die), "medium" (+2) or "heavy" (+3)
+    mg: str | None = None  # a WWII MG (rule module wwii_mg_teams): box, belt_lmg, strip_mmg, mmg, hmg
 
 
 @dataclass(frozen=True)
@@ -92,6 +96,8 @@ class UnitSpec:
     reinforcements: bool = False  # starts empty; Fog of War fills it
     requires: dict[str, Any] = field(default_factory=dict)  # option values it needs to be in play
     seed_quote: str = ""
+    vehicle: dict[str, Any] | None = None  # a WWII AFV's block (rules/wwii_vehicles.py); its figures: the crew
+    at_weapon: str | None = None  # an infantry AT weapon ("bazooka" ...) that may fire at AFVs
 
     def __len__(self) -> int:
         return len(self.figures)
@@ -279,11 +285,11 @@ def scenario_from_dict(data: Any, origin: str = "<dict>") -> Scenario:
             raise fail(f"{where}.figures", "a unit needs at least one figure (only reinforcements start empty)")
         units.append(UnitSpec(
             id=u["id"], name=u["name"], side=side_of(u["side"], f"{where}.side"),
-            figures=tuple(FigureSpec(f["role"], f["weapon"], f["support"]) for f in u["figures"]),
+            figures=tuple(FigureSpec(f["role"], f["weapon"], f["support"], f.get("mg")) for f in u["figures"]),
             deploy=_deployment(u.get("deploy"), table, f"{where}.deploy", fail),
             tq=u.get("tq"), morale=u.get("morale"), irregular=u.get("irregular"),
             reinforcements=u.get("reinforcements", False), requires=dict(u.get("requires", {})),
-            seed_quote=u.get("seed_quote", ""),
+            seed_quote=u.get("seed_quote", ""), vehicle=u.get("vehicle"), at_weapon=u.get("at_weapon"),
         ))  # fmt: skip
     if sorted(u.side for u in units) != [u.side for u in units]:
         raise fail("units", f"list the units of side {side_ids[0]!r} first, then those of {side_ids[1]!r}")
@@ -413,6 +419,9 @@ _RULE_KEYS = {
     "airstrike_call": {"side", "option", "seed_quote"},
     "irregulars": {"side", "option", "seed_quote"},
     "out_of_contact": {"side", "option", "seed_quote"},
+    "wwii_first_aid": {"option", "seed_quote"},
+    "wwii_mg_teams": {"option", "seed_quote"},
+    "wwii_close_air_support": {"side", "asset", "sorties", "from_turn", "radio", "option", "seed_quote"},
 }  # fmt: skip
 
 
@@ -445,6 +454,10 @@ def _rule(name: str, cfg: dict[str, Any], table: Table, side_of, options: list[O
         cfg["side"] = side_of(cfg["side"], f"{where}.side")
     if "option" in cfg and cfg["option"] not in {o.name for o in options}:
         raise fail(f"{where}.option", f"{cfg['option']!r} is not an option of this scenario")
+    if name == "wwii_close_air_support":  # rules/wwii_air.py (rulings R68-R69)
+        from fof_env.force_on_force.rules.wwii_air import check_rule
+
+        check_rule(cfg, where, fail)
     if name == "ambush" and "fires_first" in cfg:
         _check_fires_first(cfg["fires_first"], f"{where}.fires_first", options, fail)
     if name == "downed_pilot":

@@ -22,10 +22,11 @@ SUPPORT = (None, "light", "medium", "heavy")
 SUPPLY = ("poor", "low", "normal", "high", "well")
 CONFIDENCE = ("low", "normal", "high", "fanatic")
 RULE_MODULES = ("ambush", "must_fire_first", "capture", "downed_pilot", "airstrike_call", "irregulars",
-                "out_of_contact")  # fmt: skip
+                "out_of_contact", "wwii_first_aid", "wwii_mg_teams", "wwii_close_air_support")  # fmt: skip
+MG_TYPES = ("box", "belt_lmg", "strip_mmg", "mmg", "hmg")  # 004 "World War Two Weapon Teams" (rules/wwii.py)
 VP_TERMS = ("enemy_kia", "enemy_serious", "enemy_captured", "enemy_casualties", "units_destroyed",
             "feature_held")  # fmt: skip
-FOW_TABLES = ("d10_quick_start",)
+FOW_TABLES = ("d10_quick_start", "wwii_deck")  # wwii_deck: 004's card deck (rules/wwii_fog.py)
 MAX_TABLE_POINTS = 1024  # grid points: bounds the precomputed geometry (n^2 matrices) and the action space
 MAX_FEATURES = 64
 MAX_UNITS = 16
@@ -45,6 +46,7 @@ _FIGURE = {
         "role": _TEXT,
         "weapon": {"type": ["string", "null"]},
         "support": {"enum": list(SUPPORT)},
+        "mg": {"enum": list(MG_TYPES)},
     },
 }
 
@@ -94,6 +96,26 @@ _DEPLOY = {
     "oneOf": [{"required": ["mark", "radius"]}, {"required": ["edge"]}, {"required": ["zone"]}, {"required": ["at"]}],
 }
 
+# a WWII AFV (004 "WWII Vehicle Design Guidelines"; rules/wwii_vehicles.py)
+VEHICLE_DEFENSE = ("protected", "light", "medium", "heavy", "extra_heavy")
+VEHICLE_GUNS = ("class0_2d", "class1_3d", "class2_3d", "class2_4d", "class3_3d", "class3_4d", "class3_5d")
+AT_WEAPONS = ("bazooka", "piat", "panzerschreck", "panzerfaust", "at_gun_class2_3d", "at_gun_class2_4d",
+              "at_gun_class3_3d", "at_gun_class3_4d", "at_gun_class3_5d", "infantry_gun")  # fmt: skip
+_VEHICLE = {
+    "type": "object",
+    "required": ["defense"],
+    "additionalProperties": False,
+    "properties": {
+        "defense": {"enum": list(VEHICLE_DEFENSE)},
+        "main_gun": {"enum": [*VEHICLE_GUNS, None]},
+        "mgs": {"type": "boolean"},
+        "applied_armour": {"type": "boolean"},
+        "crew_confidence": {"enum": ["low", "confident", "high"]},
+        "buttoned": {"type": "boolean"},
+        "seed_quote": _QUOTE,
+    },
+}
+
 _UNIT = {
     "type": "object",
     "required": ["id", "name", "side", "figures"],
@@ -109,6 +131,8 @@ _UNIT = {
         "irregular": {"type": "boolean"},
         "reinforcements": {"type": "boolean"},
         "requires": {"type": "object", "additionalProperties": {"type": ["boolean", "integer", "string"]}},
+        "vehicle": _VEHICLE,  # a WWII AFV; its figures are its crew (rules/wwii_vehicles.py, rulings R80)
+        "at_weapon": {"enum": list(AT_WEAPONS)},  # an infantry AT weapon that may fire at AFVs (R81)
         "seed_quote": _QUOTE,
     },
 }

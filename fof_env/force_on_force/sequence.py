@@ -39,7 +39,7 @@ class TurnSequence:
         out = [
             u
             for u in self.SIDE_UNITS[self.initiative]
-            if self.active(u) and not self.overwatch[u] and not self.pinned[u]
+            if self.active(u) and not self.overwatch[u] and not self.pinned[u] and not self.react_only[u]
         ]
         if self.first_fire:  # keep a unit free to open fire (R11)
             shooters = [u for u in out if self.fire_capacity(u) > 0 and self.fire_targets(u)]
@@ -50,8 +50,8 @@ class TurnSequence:
     def _selectable(self) -> list[int]:
         out = []
         for u in self.SIDE_UNITS[self.initiative ^ self.portion]:
-            if not self.active(u) or self.activated[u] or self.pinned[u]:
-                continue
+            if not self.active(u) or self.activated[u] or self.pinned[u] or self.react_only[u]:
+                continue  # react_only: a WWII first aid result (rulings R44)
             if self.overwatch[u] if self.portion == 0 else self.reacted[u]:
                 continue
             if self.first_fire and not (self.fire_capacity(u) > 0 and self.fire_targets(u)):
@@ -79,7 +79,7 @@ class TurnSequence:
             out.append(self.ESCORT)
         if not free & 4 and self.pilot_unit == u and self._handoff_targets():
             out.append(self.HANDOFF)
-        return out
+        return self.afv_action_choices(u, out) if self.sc.vehicles else out  # AFVs: R81, R85, R87
 
     def _on_deploy(self, action: int) -> None:
         u = self.queue.pop(0)
@@ -132,7 +132,12 @@ class TurnSequence:
             self._auto(ST_END_ACTIVATION)
         elif action == self.SPOT:
             self.free_used |= 1
-            self._spot(u)
+            if self.sc.vehicles and self.is_afv(u) and self.veh[u].buttoned:
+                self._afv_spot(u)  # a buttoned-up tank's spotting attempt (R85)
+            else:
+                self._spot(u)
+        elif action == self.YES:  # a WWII tank opens or closes its hatch (R87)
+            self._afv_hatch(u)
         elif action == self.ESCORT:
             self.free_used |= 2
             self._escort(u)
@@ -163,6 +168,8 @@ class TurnSequence:
             return
         self.turn = 1
         self.initiative = self.sc.first_initiative
+        if self.cards is not None:  # the WWII Fog of War deck is shuffled as set-up ends (rulings R60)
+            self._shuffle_deck()
         self.first_fire = 1 if self.sc.first_fire_side == self.initiative else 0
         self.events.append(ev.TurnStarted(1, self.SIDES[self.initiative]))
         self.step = ST_OVERWATCH
@@ -178,8 +185,19 @@ class TurnSequence:
         self.turn += 1
         self._roll_initiative()
         self.events.append(ev.TurnStarted(self.turn, self.SIDES[self.initiative]))
+        if self.sc.wwii_aid:  # the WWII First Aid and Medic tables, medics called, walking wounded (R43)
+            self._start_first_aid()
+            return
         self._check_casualties()
-        if self.sc.airstrike and self.pilot_pos >= 0:  # the pilot is never injured: always effective (R33)
+        self._after_casualty_checks()
+
+    def _after_casualty_checks(self) -> None:
+        """The rest of the turn's start: the pilot's air strike call, then Overwatch."""
+        if self.cards is not None:  # held Fog of War cards are offered to their holders (rulings R61)
+            self._offer_held_cards()
+        # the pilot is never injured: always effective (R33); WWII close air support (R68)
+        pilot_call = self.sc.airstrike and self.pilot_pos >= 0
+        if pilot_call or (self.sc.cas is not None and self.cas_targets()):
             self.kind = D_AIRSTRIKE
         else:
             self.step = ST_OVERWATCH
@@ -229,9 +247,13 @@ class TurnSequence:
 
     def _st_end_turn(self) -> None:
         """End Phase: pins, Overwatch and lost firepower recover (000 turn sequence)."""
+        if self.cards is not None and self.cards.hell:  # Give 'em Hell!'s TQ check (rulings R63)
+            self._give_em_hell_checks()
         for name in ("activated", "moved", "fires", "rmoves", "failed", "reacted", "pinned", "overwatch",
-                     "in_cover", "mad"):  # fmt: skip
+                     "in_cover", "mad", "react_only"):  # fmt: skip
             setattr(self, name, [0] * self.NUM_UNITS)
+        if self.sc.vehicles:  # buttoned-up tanks spot anew each turn (R85)
+            self._afv_end_turn()
         pilot = self.sc.pilot
         if pilot is not None and self.turn >= pilot.deadline_turn and self.pilot_pos >= 0:
             self.auto_win = 1  # "Pilot still on table at end of Turn 8: VICTORY!"
@@ -243,16 +265,20 @@ class TurnSequence:
             self.step = ST_TURN_START
 
     def _roll_initiative(self) -> None:
-        """Half the active units (rounded down) in Initiative dice; most 4+ wins; tie: last holder."""
+        """Half the active units (rounded down) in Initiative dice; most 4+ wins; tie: last holder.
+        WWII Fog of War cards: the Colonel gives it without a roll, Friendly Gremlins take a die (R62)."""
+        if self.cards is not None and self._card_initiative():
+            return
         counts = []
         for side in (0, 1):
-            n = sum(1 for u in self.SIDE_UNITS[side] if self.active(u)) // 2
+            n = sum(1 for u in self.SIDE_UNITS[side] if self.active(u)) // 2 - self._initiative_dice_lost(side)
             die = self.sc.sides[side].initiative_die
             counts.append(
                 sum(1 for _ in range(n) if self.roll(die, f"{self.SIDES[side]} initiative") >= combat.SUCCESS)
             )
         if counts[0] != counts[1]:
             self.initiative = 0 if counts[0] > counts[1] else 1
+        self._initiative_rolled()
 
     def _finish(self) -> None:
         """End of the scenario: casualties not yet assessed are assessed now (rulings.md)."""

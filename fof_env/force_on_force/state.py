@@ -34,7 +34,8 @@ an 18 x 18 grid of points 2" apart) has ``Discrete(354)``:
 ``350``/``351``   ``interrupt_fire`` (fire at the acting unit; for its target:
                   fire back) / ``interrupt_move`` (reaction move)
 ``352`` exit      move off the unit's friendly table edge
-``353`` yes       call the air strike
+``353`` yes       call the air strike; in ``choose_action``, a WWII AFV opens or closes its
+                  hatch (rules/wwii_vehicles.py, rulings R87)
 ================  ==============================================================
 
 Decisions (``state.decision.kind``), each owned by the player who makes it:
@@ -43,8 +44,14 @@ Decisions (``state.decision.kind``), each owned by the player who makes it:
 ``fire_target`` (also after a move: ``pass`` declines), ``split_target``,
 ``split_dice``, ``split_support``, ``handoff_target``, ``declare_interrupt``,
 ``overwatch_fire``, ``return_fire``, ``fog_of_war_unit``, ``reinforce_point``.
+With the ``wwii_first_aid`` rule module (:mod:`~fof_env.force_on_force.rules.wwii`): ``call_medic`` (a medic
+unit, or ``pass``) and ``walking_wounded`` (``hold``: he stays, ``exit``: he goes to the rear).
 Choices with nothing to choose (a reactor that can do nothing, a portion with no
 unit able to act) are skipped by the engine; declining is always an explicit action.
+With the WWII Fog of War deck (:mod:`~fof_env.force_on_force.rules.wwii_fog`) ``fog_of_war_unit``
+also offers a held card (a unit, or ``pass`` to keep it) and ``reinforce_point`` asks for Swiss
+Cheese's feature (or ``pass``); with WWII close air support (:mod:`~fof_env.force_on_force.rules.wwii_air`)
+``call_airstrike`` lists the target units and ``pass``.
 """
 
 from __future__ import annotations
@@ -63,6 +70,7 @@ from fof_env.force_on_force.constants import (
     D_ACTION,
     D_AIRSTRIKE,
     D_ATTACH,
+    D_CALL_MEDIC,
     D_DECLARE,
     D_DEPLOY,
     D_FOW_POINT,
@@ -78,8 +86,9 @@ from fof_env.force_on_force.constants import (
     D_SPLIT_SUPPORT,
     D_SPLIT_TARGET,
     D_TARGET,
+    D_WALKING_WOUNDED,
+    DOWN,
     FIGURE_STATES,
-    FOW_RESULTS,
     KIND_NAMES,
     LIGHT,
     OK,
@@ -87,6 +96,7 @@ from fof_env.force_on_force.constants import (
     ST_DECLARE,
     ST_END_ACTIVATION,
     ST_END_TURN,
+    ST_FIRST_AID,
     ST_OVERWATCH,
     ST_OW,
     ST_RESOLVE,
@@ -108,6 +118,10 @@ from fof_env.force_on_force.rules.capture import Capture
 from fof_env.force_on_force.rules.downed_pilot import DownedPilot
 from fof_env.force_on_force.rules.irregulars import Irregulars
 from fof_env.force_on_force.rules.out_of_contact import OutOfContact
+from fof_env.force_on_force.rules.wwii import WwiiInfantry
+from fof_env.force_on_force.rules.wwii_air import WWIICloseAirSupport
+from fof_env.force_on_force.rules.wwii_fog import SHUFFLE, FogCardDrawn, WWIIFogDeck
+from fof_env.force_on_force.rules.wwii_vehicles import WWIIVehicles
 from fof_env.force_on_force.sequence import TurnSequence
 from fof_env.force_on_force.victory import count_victory_term
 
@@ -115,7 +129,8 @@ _COUNT_TEXT = re.compile(r"n[1-9][0-9]?", re.ASCII)  # "n1" .. "n11": a split-fi
 
 
 class ForceOnForceState(TurnSequence, ReactionWindow, FireResolution, CasualtiesAndMorale, Movement, FogOfWar,
-                        Ambush, Capture, DownedPilot, AirstrikeCall, Irregulars, OutOfContact, State):
+                        Ambush, Capture, DownedPilot, AirstrikeCall, Irregulars, OutOfContact, WwiiInfantry,
+                        WWIIVehicles, WWIIFogDeck, WWIICloseAirSupport, State):
     """A Force on Force position; see the module docstring for actions and decisions.
 
     Instances are of the scenario's state class (:func:`fof_env.force_on_force.layout.state_class`),
@@ -129,14 +144,17 @@ class ForceOnForceState(TurnSequence, ReactionWindow, FireResolution, Casualties
         "pos", "figs", "tq", "morale", "armor", "support", "supply", "excellent", "medic", "ammo", "tough",
         # per unit, this turn
         "activated", "moved", "fires", "rmoves", "failed", "reacted", "pinned", "overwatch", "hidden",
-        "in_cover", "mad",
+        "in_cover", "mad", "react_only",
+        "veh",  # per AFV: its VehicleState (rules/wwii_vehicles.py), None for other units
         # side and game
         "amped", "turn", "initiative", "portion", "first_fire", "pilot_pos", "pilot_unit", "contact",
         "pilot_exit", "leader_unit", "kind", "step", "setup_stage", "auto_win", "airstrike",
+        "cards",  # the WWII Fog of War deck's CardState (rules/wwii_fog.py), None without the deck
+        "cas_left",  # WWII close air support: sorties left (rules/wwii_air.py), 0 without it
         # decision context
         "queue", "actor", "free_used", "mover", "move_reaction", "tactical_only", "targets", "split_counts",
         "split_alloc", "win_kind", "win_dest", "entries", "qi", "ret_queue", "fow_queue", "after_move",
-        "after_fire", "interrupted", "exchanged",
+        "after_fire", "interrupted", "exchanged", "aid_queue", "aid_used", "aid_phase", "aid_ww",
         # bookkeeping
         "dice", "history", "events", "_rolls", "_start", "_legal_cache", "_mask_cache",
     )  # fmt: skip
@@ -145,18 +163,20 @@ class ForceOnForceState(TurnSequence, ReactionWindow, FireResolution, Casualties
         "pos", "tq", "morale", "armor", "supply", "excellent", "medic", "ammo", "tough", "activated",
         "moved", "fires", "rmoves", "failed", "reacted", "pinned", "overwatch", "hidden", "in_cover", "mad",
         "amped", "queue", "targets", "split_counts", "split_alloc", "entries", "ret_queue", "fow_queue", "exchanged",
+        "react_only", "aid_queue", "aid_used", "veh",
     )  # fmt: skip
     _SCALAR_SLOTS = (
         "sc", "full", "fow_on", "capture_on", "ambush_on", "support", "turn", "initiative", "portion",
         "first_fire", "pilot_pos", "pilot_unit", "contact", "pilot_exit", "leader_unit", "kind", "step",
-        "setup_stage", "auto_win", "airstrike", "actor", "free_used", "mover", "move_reaction",
-        "tactical_only", "win_kind", "win_dest", "qi", "after_move", "after_fire", "interrupted",
+        "setup_stage", "auto_win", "airstrike", "cards", "cas_left", "actor", "free_used", "mover", "move_reaction",
+        "tactical_only", "win_kind", "win_dest", "qi", "after_move", "after_fire", "interrupted", "aid_phase",
+        "aid_ww",
     )  # fmt: skip
 
     # per-unit flags and counts a unit's history sets (cleared for a re-sampled hidden unit)
     _UNIT_FLAGS = (
         "excellent", "medic", "ammo", "tough", "activated", "moved", "fires", "rmoves", "failed", "reacted",
-        "pinned", "overwatch", "in_cover", "mad",
+        "pinned", "overwatch", "in_cover", "mad", "react_only",
     )  # fmt: skip
 
     def clone(self) -> ForceOnForceState:
@@ -189,8 +209,8 @@ class ForceOnForceState(TurnSequence, ReactionWindow, FireResolution, Casualties
             return self.sc.ambush_side
         if k == D_ATTACH:
             return self.sc.attachment.side
-        if k == D_AIRSTRIKE:
-            return self.sc.pilot.side
+        if k == D_AIRSTRIKE:  # the pilot's side, or the side with WWII close air support (R68)
+            return self.sc.pilot.side if self.sc.cas is None else self.sc.cas.side
         if k == D_OVERWATCH:
             return self.initiative
         if k == D_SELECT:
@@ -224,7 +244,13 @@ class ForceOnForceState(TurnSequence, ReactionWindow, FireResolution, Casualties
             ctx["fired_on_by"] = self.UNIT_NAMES[self.ret_queue[0][0]]
             ctx["unit"] = self.UNIT_NAMES[self.ret_queue[0][1]]
         elif k in (D_FOW_UNIT, D_FOW_POINT):
-            ctx["result"] = FOW_RESULTS[self.fow_queue[0][0]]
+            ctx["result"] = self._fow_result_name()
+        elif k in (D_CALL_MEDIC, D_WALKING_WOUNDED):  # rule module wwii_first_aid
+            ctx["unit"] = self.UNIT_NAMES[self.actor]
+            if k == D_CALL_MEDIC:
+                ctx["casualties"] = self.figs[self.actor][DOWN]
+            else:
+                ctx["walking_wounded"] = self.aid_ww
         if k in (D_DECLARE, D_OW):
             ctx["actor"] = self.UNIT_NAMES[self.actor]
             ctx["action"] = "move" if self.win_kind == W_MOVE else "fire"
@@ -326,8 +352,8 @@ class ForceOnForceState(TurnSequence, ReactionWindow, FireResolution, Casualties
         if k == D_ATTACH:
             return [self.UNIT0 + u for u in self.SIDE_UNITS[self.sc.attachment.side]
                     if self.pos[u] >= 0 or self._setup_step() == "attach"]  # fmt: skip
-        if k == D_AIRSTRIKE:
-            return [self.PASS, self.YES]
+        if k == D_AIRSTRIKE:  # WWII close air support: the target unit, or pass (R68)
+            return [self.PASS, self.YES] if self.sc.cas is None else [self.UNIT0 + t for t in self.cas_targets()] + [self.PASS]
         if k == D_OVERWATCH:
             return [self.UNIT0 + u for u in self._overwatch_candidates()] + [self.PASS]
         if k == D_SELECT:  # no "pass" while the Taliban must open fire (R11)
@@ -354,9 +380,13 @@ class ForceOnForceState(TurnSequence, ReactionWindow, FireResolution, Casualties
         if k == D_RETURN:
             return [self.PASS, self.INT_FIRE]
         if k == D_FOW_UNIT:
-            return [self.UNIT0 + u for u in self._fow_unit_choices()]
+            return self._fow_unit_actions()
         if k == D_FOW_POINT:
-            return sorted(self.sc.table.edge_points(self.sc.edges[self.sc.fow_irregular]))
+            return self._fow_point_actions()
+        if k == D_CALL_MEDIC:  # which medic treats the unit, or none (rulings R45)
+            return [self.UNIT0 + m for m in self.medic_units(self.actor)] + [self.PASS]
+        if k == D_WALKING_WOUNDED:  # stay and fight, or make his way to the rear (rulings R46)
+            return [self.HOLD, self.EXIT]
         return []
 
     def _apply(self, action: int) -> None:
@@ -394,7 +424,13 @@ class ForceOnForceState(TurnSequence, ReactionWindow, FireResolution, Casualties
 
     def event_hidden_from(self, event, player: int) -> bool:
         """Whether ``event`` tells ``player`` about an enemy unit that is hidden from him now
-        (a mortar round or a Fog of War card on a hidden team must not give it away)."""
+        (a mortar round or a Fog of War card on a hidden team must not give it away), or a Fog of War
+        card the other side keeps in its hand (and the deck's shuffle, which would give the order away)."""
+        if self.cards is not None:
+            if getattr(event, "purpose", None) == SHUFFLE:
+                return True
+            if isinstance(event, FogCardDrawn) and event.held and event.side != self.SIDES[player]:
+                return True
         for key in ("unit", "target", "shooter"):
             name = getattr(event, key, None)
             if name in self.UNIT_NAMES:
@@ -443,6 +479,8 @@ class ForceOnForceState(TurnSequence, ReactionWindow, FireResolution, Casualties
         * during the ambushing side's secret set-up (``is_secret_from``: before the other side has
           seen anything), every unit of it already deployed: its point is drawn uniformly from its
           whole zone and its Hidden flag cleared (the hide choices are asked again).
+        * with the WWII Fog of War deck: the deck's order and the other side's hand, redrawn from
+          the deck plus that hand (the hand's size kept; rulings R60-R61).
 
         What is *not* re-sampled: the inference a player could draw from the course of play
         (a failed spot roll, a Fog of War card on an unseen team, how many enemy activations
@@ -451,6 +489,8 @@ class ForceOnForceState(TurnSequence, ReactionWindow, FireResolution, Casualties
         it is a search state, not a record.
         """
         other = State.determinize(self, player, rng)
+        if self.cards is not None:  # the deck's order and the other side's hand (rules/wwii_fog.py)
+            self._determinize_cards(other, player, rng)
         enemy = self.SIDE_UNITS[player ^ 1]
         setup_secret = self._secret_setup(player)
         unknown = [u for u in enemy if self.pos[u] >= 0 and (self.hidden[u] or setup_secret)]
@@ -511,6 +551,8 @@ _HANDLERS = {
     D_RETURN: ForceOnForceState._on_return,
     D_FOW_UNIT: ForceOnForceState._on_fow_unit,
     D_FOW_POINT: ForceOnForceState._on_fow_point,
+    D_CALL_MEDIC: ForceOnForceState._on_call_medic,
+    D_WALKING_WOUNDED: ForceOnForceState._on_walking_wounded,
 }
 _STEPS = {
     ST_SETUP: ForceOnForceState._st_setup,
@@ -525,4 +567,5 @@ _STEPS = {
     ST_RETURNS: ForceOnForceState._st_returns,
     ST_AFTER_WINDOW: ForceOnForceState._st_after_window,
     ST_END_TURN: ForceOnForceState._st_end_turn,
+    ST_FIRST_AID: ForceOnForceState._st_first_aid,
 }

@@ -49,6 +49,13 @@ _PASS_BY_KIND = {
     "overwatch_fire": "Overwatch does not fire",
     "return_fire": "Do not fire back",
     "call_airstrike": "Do not call the air strike",
+    "fog_of_war_unit": "Keep the Fog of War card for later",  # a held WWII card (rules/wwii_fog.py)
+    "reinforce_point": "Do not play the card",  # Swiss Cheese (rules/wwii_fog.py)
+    "call_medic": "Call no medic",
+}
+_WALKING_WOUNDED_LABELS = {  # rule module wwii_first_aid (rulings R46)
+    "hold": "The walking wounded stays and fights (Casualty penalty)",
+    "exit": "The walking wounded goes to the rear (removed, no penalty)",
 }
 
 
@@ -203,7 +210,10 @@ class ForceOnForceView(RulesetView):
         pilot = _Facts.number(state, "pilot_pos")
         if pilot >= 0 and _Facts.number(state, "pilot_unit") < 0:
             markers.append({"kind": "pilot", "label": "P", **point_ref(table, pilot)})
-        return table_board(table, units, markers, edges=_Facts.edges(state))
+        extra = {}
+        if getattr(state, "cards", None) is not None:  # the WWII deck: the enemy's hand by its size only
+            extra["fog_of_war"] = state.fog_cards_seen_by(player)
+        return table_board(table, units, markers, edges=_Facts.edges(state), **extra)
 
     def _focus(self, state, player: int) -> set[str]:
         if state.is_terminal or state.current_player != player:
@@ -228,6 +238,10 @@ class ForceOnForceView(RulesetView):
         kind = state.decision.kind
         if text == "pass":
             return _PASS_BY_KIND.get(kind, "Pass")
+        if kind == "walking_wounded" and text in _WALKING_WOUNDED_LABELS:
+            return _WALKING_WOUNDED_LABELS[text]
+        if kind == "choose_action" and text == "yes":  # a WWII AFV's hatch (rules/wwii_vehicles.py, R87)
+            return "Close the hatch (button up)" if not state.veh[state.actor].buttoned else "Open the hatch (unbutton)"
         if text in _NAMED_LABELS:
             return _NAMED_LABELS[text]
         if text.startswith("n") and text[1:].isdigit():
@@ -245,6 +259,7 @@ class ForceOnForceView(RulesetView):
                 "attach_leader": "Attach the squad leader to",
                 "handoff_target": "Hand the pilot to",
                 "fog_of_war_unit": "Fog of War applies to",
+                "call_medic": "Call the medic",
             }.get(kind, "Choose")
             return f"{verb} {text}"
         verb = {"deploy": "Set up at", "move_target": "Move to", "reinforce_point": "Reinforcements at"}.get(
@@ -283,7 +298,11 @@ def fire_preview(state, shooter: int, target: int) -> dict[str, Any]:
     fp = state.attack_firepower(shooter, target, figures, weapons)
     dfn = state.defense_dice(target, state.pos[shooter], fp) if fp > 0 else 0
     att_die, def_die = int(state.tq[shooter]), int(state.tq[target])
-    mean, p_any = expected_casualties(fp, att_die, dfn, def_die, state.effective(target))
+    cap = state.effective(target)
+    if state.sc.vehicles and state.is_afv(target) and fp > 0:  # a WWII AFV: hits on its armour (R81, R87)
+        dfn, def_die = state.afv_defense(target, state.pos[shooter]) if state.at_dice(shooter) else (1, def_die)
+        cap = fp if state.at_dice(shooter) else 1
+    mean, p_any = expected_casualties(fp, att_die, dfn, def_die, cap)
     return {
         "firepower": int(fp),
         "attack_die": att_die,

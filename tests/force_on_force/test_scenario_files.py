@@ -14,6 +14,7 @@ import pytest
 import fof_env
 from fof_env.core.errors import OptionError, ScenarioError
 from fof_env.force_on_force.scenario import load_scenario
+from fof_env.force_on_force.scenario_schema import RULE_MODULES
 
 CROSSROADS = Path(__file__).parent / "scenarios" / "crossroads.json"
 BASE = json.loads(CROSSROADS.read_text())
@@ -74,8 +75,8 @@ MALFORMED = [
     ("unknown feature in victory", _set(["victory", "vp", 2, "feature"], "barn"),
      "victory.vp[2].feature: 'barn' is not a feature of the table"),
     ("unknown rule module", _set(["rules"], {"teleport": {}}),
-     "rules: Additional properties are not allowed ('teleport' was unexpected); allowed: airstrike_call, "
-     "ambush, capture, downed_pilot, irregulars, must_fire_first, out_of_contact"),
+     "rules: Additional properties are not allowed ('teleport' was unexpected); allowed: "
+     + ", ".join(sorted(RULE_MODULES))),
     ("bad rule setting", _set(["rules"], {"ambush": {"side": "red", "fires_first": "sometimes"}}),
      "rules.ambush.fires_first: 'sometimes' is not one of ['on_4+', 'always'] or {\"option\": NAME}"),
     ("wrong format", _set(["format"], "fof-scenario/9"), "format: 'fof-scenario/9' is not 'fof-scenario/1'"),

@@ -11,4 +11,4 @@ GAMES = tuple(fof_env.list_games())
 SIDES = {game: tuple(fof_env.make_game(game).player_names) for game in GAMES}
 IDS = {game: env_id(game) for game in GAMES}
 # games whose random episodes run longer than the step budgets below assume: budgets are multiplied
-LONGER = {"fubar_village_patrol": 3}
+LONGER = {"fubar_village_patrol": 3, "wwii_hedgerow_hamlet": 3}

@@ -15,6 +15,9 @@ class AirstrikeCall:
     __slots__ = ()
 
     def _on_airstrike(self, action: int) -> None:
+        if self.sc.cas is not None:  # WWII close air support (rules/wwii_air.py)
+            self._on_cas(action)
+            return
         self._auto(ST_OVERWATCH)
         if action == self.YES:
             tq = self.sc.sides[self.sc.pilot.side].tq

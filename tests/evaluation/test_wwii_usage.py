@@ -1,0 +1,25 @@
+"""Every WWII rule of seed 004 fires in seeded heuristic games of "Hedgerow Hamlet" (issue 13: the scenario must
+use each of them in some games; ``python -m evaluation.wwii_usage --games 500`` is the full count)."""
+
+from __future__ import annotations
+
+from evaluation import wwii_usage
+from fof_env.core.events import DiceRolled
+from fof_env.force_on_force.events import Note
+
+
+def test_a_rule_is_recognised_by_its_roll_its_decision_or_its_note():
+    events = [DiceRolled(6, 3, "first aid check of us.A"), DiceRolled(6, 2, "first aid check of us.B"),
+              DiceRolled(8, 5, "morale of us.Sherman (bail out?)"), Note("the crew of us.Sherman bails out"),
+              DiceRolled(6, 4, "firepower of ger.MG")]
+    found = wwii_usage.rules_in_game(["call_medic", "select_unit", "walking_wounded", "walking_wounded"], events)
+    assert found["first_aid_check"] == 2 and found["bail_out_check"] == 1 and found["bail_out"] == 1
+    assert found["mg_team_fire"] == 1 and found["call_medic"] == 1 and found["walking_wounded"] == 2
+    assert found["unbutton"] == 0 and found["air_strike"] == 0
+
+
+def test_every_wwii_rule_fires_in_some_of_24_heuristic_games():
+    in_games, total = wwii_usage.count("wwii_hedgerow_hamlet", ("heuristic", "heuristic"), 24)
+    never = [rule for rule in wwii_usage.RULES if not in_games[rule]]
+    assert never == [], f"never fired in 24 games: {never}"
+    assert total["first_aid_check"] > total["call_medic"] > 0
