@@ -103,14 +103,20 @@ def test_the_deck_lists_every_card_of_004_with_its_count():
     """004: "The following Fog of War cards may be used in World War Two scenarios which pit Allied
     forces against the Germans." and "This deck may be drawn from by both sides when indicated by a
     Reaction Test. There is no need to use two decks." Every card, x2 where 004 says so: 31 cards."""
-    text = seed_text()
     specs = card_specs()
     assert len(specs) == 22
     assert len(full_deck()) == 31
+    assert {spec.key for spec in specs if spec.count == 2} == {  # the cards 004 marks "(x2)"
+        "excellent_position", "swiss_cheese", "fire_fire", "youre_grounded", "tougher_than_they_look",
+        "whered_they_come_from", "unexpected_help", "colonel_said_what", "incoming"}  # fmt: skip
+    assert all(spec.count in (1, 2) for spec in specs)
     for spec in specs:
-        assert " ".join(spec.quote.split()) in text, spec.key
-        assert (f"{spec.name} (x2)" in text) == (spec.count == 2), spec.key
         assert spec.timing in ("immediate", "held") and spec.status in ("implemented", "no_effect")
+    if (SEEDS / SEED_WWII).exists():  # beside a checkout with ../shared/seeds: the quotes are 004's words
+        text = seed_text()
+        for spec in specs:
+            assert " ".join(spec.quote.split()) in text, spec.key
+            assert (f"{spec.name} (x2)" in text) == (spec.count == 2), spec.key
     data = json.loads(
         (HERE.parents[1] / "fof_env" / "force_on_force" / "data" / "wwii_fog_of_war.json").read_text()
     )
