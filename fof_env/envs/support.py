@@ -56,25 +56,18 @@ _SUPPORT: dict[str, GameSupport] = {
         potential="fof_env.envs.shaping:lost_and_found_potential",
         render_rgb="fof_env.force_on_force.render:render_rgb",
     ),
-    "compound_raid": GameSupport(
-        env_name="CompoundRaid",
-        observation_bounds=(-1.0, 1.0),
-        potential="fof_env.envs.shaping:force_on_force_potential",
-        render_rgb="fof_env.force_on_force.render:render_rgb",
-    ),
-    "wwii_hedgerow_hamlet": GameSupport(
-        env_name="WwiiHedgerowHamlet",
-        observation_bounds=(-1.0, 1.0),
-        potential="fof_env.envs.shaping:force_on_force_potential",
-        render_rgb="fof_env.force_on_force.render:render_rgb",
-    ),
-    # Force on Force on any scenario file: make_game("force_on_force", scenario=PATH)
-    "force_on_force": GameSupport(
-        env_name="ForceOnForce",
-        observation_bounds=(-1.0, 1.0),
-        potential="fof_env.envs.shaping:force_on_force_potential",
-        render_rgb="fof_env.force_on_force.render:render_rgb",
-    ),
+    # Force on Force scenarios: the shipped ones under their own ids, and any scenario file
+    # (make_game("force_on_force", scenario=PATH)); one potential and one renderer serve them all.
+    **{
+        name: GameSupport(
+            env_name=env,
+            observation_bounds=(-1.0, 1.0),
+            potential="fof_env.envs.shaping:force_on_force_potential",
+            render_rgb="fof_env.force_on_force.render:render_rgb",
+        )
+        for name, env in (("compound_raid", "CompoundRaid"), ("wwii_hedgerow_hamlet", "WwiiHedgerowHamlet"),
+                          ("force_on_force", "ForceOnForce"))
+    },  # fmt: skip
     # FUBAR (seed 002): any scenario file, and the two shipped ones under their own ids.
     **{
         name: GameSupport(
