@@ -53,15 +53,29 @@ Measured (``python -m evaluation.scenario_strength --game compound_raid --games 
 (100%, Wilson 95% [98.5, 100]; mean VP 14.7 to 0.1), militia 227 / 14 / 9 (90.8% [86.6, 93.8];
 mean VP 3.2 to 1.0). A decision takes 1-2 ms. "Hedgerow Hamlet" (``wwii_hedgerow_hamlet``, ``--games 200
 --workers 1``, with its tanks, the P-47 and the WWII deck): US 194 / 1 / 5 (97.0% [93.6, 98.6]; mean VP 17.3 to
-2.8), Germans 200 / 0 / 0 (100% [98.1, 100]; mean VP 15.4 to 1.3).
+2.8), Germans 200 / 0 / 0 (100% [98.1, 100]; mean VP 15.4 to 1.3). With the first aid choices below (``--games
+100``; the same 100 games with the old first-legal-action choices in brackets): US 98 / 0 / 2, mean VP 17.5 to 3.0
+(96 / 1 / 3, 17.4 to 2.9), Germans 100 / 0 / 0, 15.5 to 1.4 (100 / 0 / 0, 15.6 to 1.4): no measurable change.
 
 **WWII** (seed 004 rule modules). A tank fires like any unit, at what it may target (its MGs 3D at infantry,
 its gun at AFVs); buttoned up, it spends its spotting attempt when it sees enemy it may not fire at (concealed
 infantry, R85), and if they stay concealed it opens its hatch to fire at them, closing it again when enemy
 infantry stands within 12" in sight (R87: they may shoot the commander). The P-47 goes to the enemy unit with
-the most effective figures, as soon as the strike may be called. Its first aid decisions (``call_medic``,
-``walking_wounded``) take the first legal action: the first medic unit offered, and a walking wounded who stays
-and fights (``hold``). Fog of War cards: R67.
+the most effective figures, as soon as the strike may be called. Fog of War cards: R67.
+
+**First aid** (``wwii_first_aid``, rulings R43-R46). *Calling a medic* (``call_medic``): the Medic table (1 dead,
+2-3 serious, 4-5 walking wounded, 6 OK) against the standard one (1-2 dead, 3-4 serious, 5 walking wounded,
+6 OK) turns, per casualty, 1/6 of a dead man into a walking wounded: worth 1/6 of the enemy's VP for a dead
+figure plus ``tactical`` (:meth:`~ForceOnForceHeuristic._medic_gain`). Each medic offered (all are within 12")
+is worth that for the unit's casualties, less the extra fire he would draw standing on the unit's point rather
+than where he is (``threat``, as a move's), less what he would be worth to a unit later in the queue with more
+casualties that could call him too (a medic treats one unit a turn). The best medic is called when that is
+above zero (ties: the closest, then unit order), else ``pass``. *Walking wounded* (``walking_wounded``): he
+stays (``hold``: a figure more firing and defending) when his unit is slowed anyway (other wounded, serious
+ones carried: the Casualty penalty costs nothing more), holds an objective feature it stands in, has fewer
+than 3 unhurt men, or sees a known enemy (it fights where it is); else, a unit out of contact that must move
+to the fight, he goes to the rear (``exit``: no Casualty penalty, the TQ check to move faster than Tactical,
+and no VP for the enemy if he is hit again).
 
 Every action returned is one of ``state.legal_actions()``.
 """
@@ -663,6 +677,58 @@ class ForceOnForceHeuristic:
     def _handoff(self, state, legal: list[int]) -> int:
         return legal[0]
 
+    # ============================================================ first aid (wwii_first_aid, R43-R46)
+    def _medic_gain(self, state, u: int) -> float:
+        """VP a medic's table is worth to unit ``u``'s casualties over the standard WWII table: per
+        casualty 1/6 less dead (dead 1-2 -> 1, walking wounded 5 -> 4-5), a figure kept (``tactical``)."""
+        dead_vp = 0.0
+        for term in state.sc.victory:  # what the enemy scores for one of my dead figures
+            if term.side != self.player and term.kind in ("enemy_kia", "enemy_casualties"):
+                dead_vp += term.points
+        return state.figs[u][st.DOWN] * (dead_vp + self.w.tactical) / 6
+
+    def _medic_cost(self, state, m: int, u: int, enemies: list[int]) -> float:
+        """VP medic ``m`` risks by standing on unit ``u``'s point rather than his own (known enemy fire)."""
+        there = self._threat(state, m, state.pos[u], 0, enemies)
+        here = self._threat(state, m, state.pos[m], 0, enemies)
+        return self.loss_vp * max(0.0, there - here)
+
+    def _call_medic(self, state, legal: list[int]) -> int:
+        u = state.actor
+        medics = [a - state.UNIT0 for a in legal if a != state.PASS]
+        if not medics:
+            return state.PASS
+        enemies = self._enemies(state)
+        later = [v for v in state.aid_queue[1:]
+                 if state.UNIT_SIDE[v] == self.player and state.figs[v][st.DOWN] > state.figs[u][st.DOWN]
+                 and state._may_check(v) and not state.attached_medic(v)]  # fmt: skip
+        gain = self._medic_gain(state, u)
+        dist = state.sc.table.dist[state.pos[u]]
+
+        def net(m: int) -> float:
+            reserve = max((self._medic_gain(state, v) - self._medic_cost(state, m, v, enemies)
+                           for v in later if m in state.medic_units(v)), default=0.0)  # fmt: skip
+            return gain - self._medic_cost(state, m, u, enemies) - max(0.0, reserve)
+
+        best = max(medics, key=lambda m: (net(m), -dist[state.pos[m]], -m))
+        return state.UNIT0 + best if net(best) > 0 or state.PASS not in legal else state.PASS
+
+    def _walking_wounded(self, state, legal: list[int]) -> int:
+        u = state.actor
+        f = state.figs[u]
+        here = state.pos[u]
+        xy = state.sc.table.xy[here] if here >= 0 else None
+        los = state.sc.table.los
+        stay = (
+            f[st.SERIOUS] + f[st.DOWN] + f[st.LIGHT] - state.aid_ww > 0  # slowed anyway: no penalty more
+            or xy is None
+            or any(feature.contains(*xy) for feature, _, _ in self._objectives)  # holds an objective
+            or f[st.OK] < 3  # a small unit needs every man
+            or any(los[state.pos[t]][here] for t in self._enemies(state))  # in contact: fights where it is
+        )
+        choice = state.HOLD if stay else state.EXIT
+        return choice if choice in legal else legal[0]
+
     # ============================================================ Fog of War
     def _fow_unit(self, state, legal: list[int]) -> int:
         units = [a for a in legal if a != state.PASS]  # a held WWII card is played at once
@@ -709,6 +775,8 @@ _HANDLERS = {
     st.D_RETURN: ForceOnForceHeuristic._return_fire,
     st.D_FOW_UNIT: ForceOnForceHeuristic._fow_unit,
     st.D_FOW_POINT: ForceOnForceHeuristic._fow_point,
+    st.D_CALL_MEDIC: ForceOnForceHeuristic._call_medic,
+    st.D_WALKING_WOUNDED: ForceOnForceHeuristic._walking_wounded,
 }
 
 _WEIGHT_NAMES = {f.name for f in fields(Weights)}

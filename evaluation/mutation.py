@@ -60,6 +60,8 @@ PACKAGES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
          "fof_env/force_on_force/rules/ambush.py", "fof_env/force_on_force/rules/capture.py",
          "fof_env/force_on_force/rules/downed_pilot.py", "fof_env/force_on_force/rules/airstrike_call.py",
          "fof_env/force_on_force/rules/irregulars.py", "fof_env/force_on_force/rules/out_of_contact.py",
+         "fof_env/force_on_force/rules/wwii.py", "fof_env/force_on_force/rules/wwii_vehicles.py",
+         "fof_env/force_on_force/rules/wwii_fog.py", "fof_env/force_on_force/rules/wwii_air.py",
          "fof_env/force_on_force/combat.py", "fof_env/force_on_force/position.py",
          "fof_env/force_on_force/observation.py", "fof_env/force_on_force/scenario.py"),
         ("tests/force_on_force", "tests/core", "tests/agents/test_lost_and_found_heuristic.py"),

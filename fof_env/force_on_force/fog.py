@@ -28,9 +28,10 @@ class FogOfWar:
         return [self.UNIT0 + u for u in self._fow_unit_choices()]
 
     def _fow_point_actions(self) -> list[int]:
-        """Legal actions of a ``reinforce_point`` decision (Swiss Cheese, Fire! Fire!: a feature's point, or ``pass``)."""
-        if self.cards is not None:
-            return self._card_points() + [self.PASS]
+        """Legal actions of a ``reinforce_point`` decision (Swiss Cheese, Fire! Fire!: a feature's point, or
+        ``pass``; a card reserve: where it enters)."""
+        if self.cards is not None:  # a card reserve has no pass (rules/wwii_reserves.py, R70)
+            return self._card_point_actions()
         return sorted(self.sc.table.edge_points(self.sc.edges[self.sc.fow_irregular]))
 
     def _fow_result_name(self) -> str:

@@ -49,6 +49,8 @@ from fof_env.force_on_force.observation import OBS_VERSION, observation_size
 from fof_env.force_on_force.rules.wwii import is_medic, mg_support_class
 from fof_env.force_on_force.rules.wwii_air import RULE as RULE_CAS
 from fof_env.force_on_force.rules.wwii_air import cas_rule, radio_units
+from fof_env.force_on_force.rules.wwii_fog import DECK_TABLE
+from fof_env.force_on_force.rules.wwii_reserves import reserves_of
 from fof_env.force_on_force.rules.wwii_vehicles import vehicle_flags, vehicle_spec
 from fof_env.force_on_force.scenario import Scenario, SideSpec, UnitSpec, load_scenario, shipped_scenarios
 
@@ -122,6 +124,7 @@ class Setup:
     at_weapons: tuple = ()  # by unit: its infantry AT weapon or None; () without AFVs
     cas: Any = None  # rule module wwii_close_air_support: its CasRule (rules/wwii_air.py, R68-R69)
     radio: tuple[bool, ...] = ()  # by unit, with that rule: a figure of it has the role "radio"
+    reserves: tuple[str, ...] = ()  # by unit: the WWII Fog of War card it is held for, or ""; () without (R70)
 
     def side(self, player: int) -> SideSpec:
         return self.sides[player]
@@ -207,7 +210,8 @@ class ForceOnForceGame(Game):
         self.player_names = tuple(s.id for s in sc.sides)  # type: ignore[assignment]
         layout = Layout(self.player_names, tuple(u.id for u in sc.units), tuple(u.side for u in sc.units),
                         len(sc.table), 2 if "wwii_first_aid" in sc.rules else 0,
-                        vehicles=vehicle_flags(sc.units))  # fmt: skip
+                        vehicles=vehicle_flags(sc.units),
+                        fog_deck=bool(sc.fog_of_war) and sc.fog_of_war.get("table") == DECK_TABLE)  # fmt: skip
         self.layout = layout
         self.state_class = state_class(layout)
         self.num_actions = layout.num_actions
@@ -253,6 +257,7 @@ class ForceOnForceGame(Game):
             vehicles=tuple(vehicle_spec(u.vehicle) for u in sc.units) if layout.vehicles else (),
             at_weapons=tuple(u.at_weapon for u in sc.units) if layout.vehicles else (),
             cas=cas_rule(sc, options), radio=radio_units(sc) if RULE_CAS in sc.rules else (),
+            reserves=reserves_of(sc.units),
         )  # fmt: skip
 
     def initial_position(self) -> dict[str, Any]:

@@ -38,6 +38,7 @@ class Layout:
     num_points: int
     extra_kinds: int = 0  # decision kinds after "terminal" its rule modules use (wwii_first_aid: 2)
     vehicles: tuple[bool, ...] = ()  # by unit: a WWII AFV (rules/wwii_vehicles.py); () in a scenario without
+    fog_deck: bool = False  # the scenario draws the WWII Fog of War deck (rules/wwii_fog.py)
 
     @property
     def num_units(self) -> int:

@@ -29,11 +29,20 @@ game). Always from the point of view of ``player``:
   order above: AFV, defence dice / 5, immobilised, main gun damaged, knocked out, bailed out,
   applied armour, buttoned up, cos and sin of its facing (rules/wwii_vehicles.py); zeros for a
   unit that is no AFV and for a hidden enemy unit.
-* **first_aid** ``U x 2``, only with the ``wwii_first_aid`` rule module (``layout.extra_kinds``), last, units in
-  the order above: may only react to fire this turn (rulings R44), a medic unit that may be called (R45);
+* **first_aid** ``U x 2``, only with the ``wwii_first_aid`` rule module (``layout.extra_kinds``), after
+  the vehicles (if any), units in the order above: may only react to fire this turn (rulings R44), a medic unit that may be called (R45);
   zeros for a unit not in play and a hidden enemy unit.
+* **cards** ``2 x C + 13``, only in a scenario that draws the WWII Fog of War deck (``layout.fog_deck``,
+  rules/wwii_fog.py; ``C`` = 22 card types in the deck file's order, :func:`card_keys`), last: per card
+  type the number of it in **my** hand / 2; the enemy hand's size / 5 (at most 1), never its cards
+  (rulings R61); cards left in the deck / 31; per card type the number of it in the discards / 2; then the
+  lasting public effects: You're Grounded!, Friendly Gremlins dice lost (mine, enemy's; each at most 1),
+  the Colonel's next initiative (mine, enemy's), features made Swiss Cheese / 2, buildings burning / 2,
+  Watch Where You Step! markers my units keep away from, the enemy's units do (each at most 1), Give 'em
+  Hell! on my units, on the enemy's (each at most 1). All zeros with the ``fog_of_war`` option off.
 
-"Lost & Found" (8 units, 324 points) has 2,252 floats, as before scenarios became data.
+"Lost & Found" (8 units, 324 points) has 2,252 floats, as before scenarios became data; "Hedgerow
+Hamlet" (11 units, 324 points, AFVs, first aid, the deck) has 2,539, its ``cards`` piece at [2482, 2539).
 """
 
 from __future__ import annotations
@@ -65,6 +74,7 @@ from fof_env.force_on_force.constants import (
     W_FIRE,
     W_MOVE,
 )
+from fof_env.force_on_force.rules.wwii_fog import card_keys, full_deck
 from fof_env.force_on_force.rules.wwii_vehicles import VEHICLE_FEATURES, encode_vehicles
 
 OBS_VERSION = 1
@@ -72,6 +82,8 @@ UNIT_FEATURES = 28
 GAME_FEATURES = 16
 BOARD_PLANES = 6
 FIRST_AID_FEATURES = 2  # per unit, with the wwii_first_aid rule module: react_only, medic unit
+CARD_EFFECTS = 11  # the cards piece's lasting public effects (module docstring)
+HAND_SCALE, ENEMY_HAND_SCALE, DISCARD_SCALE = 2, 5, 2  # counts divided by these (the cards piece)
 _ABSENT = (0.0,) * UNIT_FEATURES  # a unit not in play
 _HIDDEN = (0.0,) * 14 + (1.0,) + (0.0,) * (UNIT_FEATURES - 15)  # an enemy unit the player cannot see
 _static_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # table -> its static planes
@@ -88,14 +100,20 @@ def pieces(layout) -> list[tuple[str, int, int]]:
     ]
     if layout.vehicles:  # WWII AFVs (rules/wwii_vehicles.py): after the board, so other layouts keep theirs
         sizes.append(("vehicles", n * VEHICLE_FEATURES))
-    if layout.extra_kinds:  # the wwii_first_aid rule module (rules/wwii.py): last, so other layouts keep theirs
+    if layout.extra_kinds:  # the wwii_first_aid rule module (rules/wwii.py): late, so other layouts keep theirs
         sizes.append(("first_aid", n * FIRST_AID_FEATURES))
+    if layout.fog_deck:  # the WWII Fog of War deck (rules/wwii_fog.py): last, so other layouts keep theirs
+        sizes.append(("cards", card_features()))
     out, at = [], 0
     for name, size in sizes:
         out.append((name, at, size))
         at += size
     return out
 
+
+def card_features() -> int:
+    """Floats in the ``cards`` piece: my hand and the discards per card type, two sizes, the effects."""
+    return 2 * len(card_keys()) + 2 + CARD_EFFECTS
 
 
 _pieces = functools.lru_cache(maxsize=32)(pieces)
@@ -108,11 +126,14 @@ def observation_size(layout) -> int:
 
 
 def piece(layout, name: str) -> tuple[int, int]:
-    """``(offset, size)`` of the piece ``name`` ("units", "game", "decision", "board")."""
+    """``(offset, size)`` of the piece ``name`` ("units", "game", "decision", "board"; "vehicles",
+    "first_aid", "cards" where the layout has them); KeyError for a piece the layout lacks."""
     for n, at, size in _pieces(layout):
         if n == name:
             return at, size
-    raise KeyError(f"no observation piece {name!r}; pieces: units, game, decision, board (, vehicles, first_aid)")
+    raise KeyError(
+        f"no observation piece {name!r}; pieces: units, game, decision, board (, vehicles, first_aid, cards)"
+    )
 
 
 def unit_row(layout, player: int, u: int) -> int:
@@ -195,12 +216,15 @@ def encode(s, player: int) -> np.ndarray:
         at, size = piece(layout, "vehicles")
         obs[at : at + size] = encode_vehicles(s, player, order, lambda u: unit_side[u] != player and s.hidden[u])
     if layout.extra_kinds:  # per unit in the same order: may only react to fire, is a medic unit (R44, R45)
-        at = _pieces(layout)[-1][1]
+        at = piece(layout, "first_aid")[0]
         medic_units = s.sc.medic_units
         for i, u in enumerate(order):
             if any(s.figs[u]) and (unit_side[u] == player or not s.hidden[u]):
                 obs[at + FIRST_AID_FEATURES * i] = s.react_only[u]
                 obs[at + FIRST_AID_FEATURES * i + 1] = float(bool(medic_units) and medic_units[u])
+    if layout.fog_deck and s.cards is not None:
+        at, size = piece(layout, "cards")
+        obs[at : at + size] = encode_cards(s, player)
     vp = s.victory_points()
     turns = s.sc.turns
     pilot_on = s.pilot_pos >= 0
@@ -250,3 +274,29 @@ def encode(s, player: int) -> np.ndarray:
         obs[d + (s._card_obs_slot(player) if s.cards is not None else s.fow_queue[0][0])] = 1.0
     return obs
 
+
+def encode_cards(s, player: int) -> list[float]:
+    """The ``cards`` piece of ``player``'s observation (see the module docstring): only what
+    ``fog_cards_seen_by`` lets the player know, so the enemy hand's cards never show."""
+    c = s.cards
+    types = len(card_keys())
+    mine = [0] * types
+    for card in c.hands[player]:
+        mine[card] += 1
+    discards = [0] * types
+    for card in c.discards:
+        discards[card] += 1
+    enemy = 1 - player
+    hell = [s.UNIT_SIDE[u] for u in c.hell]
+    markers = [side for _, side in c.markers]  # the side whose units keep away
+    return [
+        *(min(x, HAND_SCALE) / HAND_SCALE for x in mine),
+        min(len(c.hands[enemy]), ENEMY_HAND_SCALE) / ENEMY_HAND_SCALE,
+        len(c.deck) / len(full_deck()),
+        *(min(x, DISCARD_SCALE) / DISCARD_SCALE for x in discards),
+        float(c.grounded), min(c.gremlins[player], 1), min(c.gremlins[enemy], 1),
+        float(c.colonel == player), float(c.colonel == enemy),
+        min(len(c.swiss), 2) / 2, min(len(c.burning), 2) / 2,
+        min(markers.count(player), 1), min(markers.count(enemy), 1),
+        min(hell.count(player), 1), min(hell.count(enemy), 1),
+    ]  # fmt: skip

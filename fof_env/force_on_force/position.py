@@ -223,8 +223,8 @@ def state_from_position(game, position: dict[str, Any], dice=None):
     if stage == "setup":
         if set(position) - {"stage", "seed", "game", "options", "table"}:
             raise PositionError("a 'setup' position takes only 'stage', 'seed' and 'table'")
-        for u in range(s.NUM_UNITS):
-            s.figs[u][0] = setup.profiles[u].figures
+        for u in range(s.NUM_UNITS):  # a card reserve stays off the table, not in play (rulings R70)
+            s.figs[u][0] = 0 if setup.reserves and setup.reserves[u] else setup.profiles[u].figures
         s._enter_setup_step()
     else:
         _read_board(s, setup, position, stage)
@@ -378,7 +378,8 @@ def _read_unit(s, setup, u: int, spec: dict[str, Any]) -> None:
         read_vehicle(s, u, spec["vehicle"])
     if s.hidden[u]:
         hider = setup.ambush_side
-        if s.UNIT_SIDE[u] != hider:
+        sniper = bool(setup.reserves) and setup.reserves[u] == "hunted"  # Hunted!'s team is Hidden (R70)
+        if s.UNIT_SIDE[u] != hider and not sniper:
             who = f"only {setup.sides[hider].name} units hide" if hider >= 0 else "no unit hides in this game"
             raise PositionError(f"unit {name}: {who} (000 \"Ambush Rules\")")
         if s.pos[u] < 0 or not setup.table.in_woods[s.pos[u]]:

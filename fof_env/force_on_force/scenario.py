@@ -18,6 +18,9 @@ shared: treat them as read-only.
 
 A unit with a ``vehicle`` block is a WWII AFV (its figures are its crew) and ``at_weapon`` gives an
 infantry unit an AT weapon (:mod:`fof_env.force_on_force.rules.wwii_vehicles`, rulings R80-R88).
+A unit with ``"reserve": <card key>`` (Hunted!, Browning's Buzz-Saw, Tank Busters!, Tank Support) is held
+off the table until that WWII Fog of War card is drawn (:mod:`fof_env.force_on_force.rules.wwii_reserves`,
+rulings R70): no ``deploy``, the card's TQ and Morale, at most one a side per card.
 
 Points are ``[x, y]`` inches; unit deployment marks and the like must be grid points of the
 table (``spacing_in / 2 + k * spacing_in``).
@@ -34,6 +37,7 @@ from typing import Any
 
 from fof_env.core.errors import ScenarioError
 from fof_env.core.tabletop import Feature, Table
+from fof_env.force_on_force.rules.wwii_reserves import CARD_STATS, check_reserve
 from fof_env.force_on_force.scenario_schema import (
     FORMAT,
     MAX_TABLE_POINTS,
@@ -98,6 +102,7 @@ class UnitSpec:
     seed_quote: str = ""
     vehicle: dict[str, Any] | None = None  # a WWII AFV's block (rules/wwii_vehicles.py); its figures: the crew
     at_weapon: str | None = None  # an infantry AT weapon ("bazooka" ...) that may fire at AFVs
+    reserve: str | None = None  # a WWII Fog of War card: off the table until it is drawn (rules/wwii_reserves.py)
 
     def __len__(self) -> int:
         return len(self.figures)
@@ -273,6 +278,7 @@ def scenario_from_dict(data: Any, origin: str = "<dict>") -> Scenario:
     option_names = {o.name for o in options}
 
     units, seen = [], set()
+    reserves: dict[tuple[str, str], str] = {}  # (side id, card) -> the reserve unit's id
     for i, u in enumerate(data["units"]):
         where = f"units[{i}]"
         if u["id"] in seen:
@@ -283,6 +289,14 @@ def scenario_from_dict(data: Any, origin: str = "<dict>") -> Scenario:
             raise fail(f"{where}.requires", f"{unknown[0]!r} is not an option of this scenario")
         if not u["figures"] and not u.get("reinforcements", False):
             raise fail(f"{where}.figures", "a unit needs at least one figure (only reinforcements start empty)")
+        reserve = u.get("reserve")
+        if reserve is not None:  # a card reserve (rulings R70): its card's TQ and Morale
+            check_reserve(u, where, data.get("fog_of_war"), fail)
+            if (u["side"], reserve) in reserves:
+                raise fail(f"{where}.reserve", f"side {u['side']!r} already holds {reserves[(u['side'], reserve)]!r} "
+                                               f"in reserve for {reserve!r} (one unit a side per card)")
+            reserves[(u["side"], reserve)] = u["id"]
+            u = {**u, "tq": CARD_STATS[reserve][0], "morale": CARD_STATS[reserve][1]}
         units.append(UnitSpec(
             id=u["id"], name=u["name"], side=side_of(u["side"], f"{where}.side"),
             figures=tuple(FigureSpec(f["role"], f["weapon"], f["support"], f.get("mg")) for f in u["figures"]),
@@ -290,6 +304,7 @@ def scenario_from_dict(data: Any, origin: str = "<dict>") -> Scenario:
             tq=u.get("tq"), morale=u.get("morale"), irregular=u.get("irregular"),
             reinforcements=u.get("reinforcements", False), requires=dict(u.get("requires", {})),
             seed_quote=u.get("seed_quote", ""), vehicle=u.get("vehicle"), at_weapon=u.get("at_weapon"),
+            reserve=reserve,
         ))  # fmt: skip
     if sorted(u.side for u in units) != [u.side for u in units]:
         raise fail("units", f"list the units of side {side_ids[0]!r} first, then those of {side_ids[1]!r}")

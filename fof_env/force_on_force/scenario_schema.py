@@ -27,9 +27,11 @@ MG_TYPES = ("box", "belt_lmg", "strip_mmg", "mmg", "hmg")  # 004 "World War Two 
 VP_TERMS = ("enemy_kia", "enemy_serious", "enemy_captured", "enemy_casualties", "units_destroyed",
             "feature_held")  # fmt: skip
 FOW_TABLES = ("d10_quick_start", "wwii_deck")  # wwii_deck: 004's card deck (rules/wwii_fog.py)
+# the WWII Fog of War cards that bring a unit: a unit held in reserve for one (rules/wwii_reserves.py, R70)
+RESERVE_CARDS = ("hunted", "brownings_buzz_saw", "tank_busters", "tank_support")
 MAX_TABLE_POINTS = 1024  # grid points: bounds the precomputed geometry (n^2 matrices) and the action space
 MAX_FEATURES = 64
-MAX_UNITS = 16
+MAX_UNITS = 24  # a scenario with card reserves (rules/wwii_reserves.py) holds up to 4 more units a side
 MAX_FIGURES = 12
 
 _XY = {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2}
@@ -133,6 +135,8 @@ _UNIT = {
         "requires": {"type": "object", "additionalProperties": {"type": ["boolean", "integer", "string"]}},
         "vehicle": _VEHICLE,  # a WWII AFV; its figures are its crew (rules/wwii_vehicles.py, rulings R80)
         "at_weapon": {"enum": list(AT_WEAPONS)},  # an infantry AT weapon that may fire at AFVs (R81)
+        # off the table until this WWII Fog of War card is drawn (rules/wwii_reserves.py, rulings R70)
+        "reserve": {"enum": list(RESERVE_CARDS)},
         "seed_quote": _QUOTE,
     },
 }

@@ -50,7 +50,7 @@ Choices with nothing to choose (a reactor that can do nothing, a portion with no
 unit able to act) are skipped by the engine; declining is always an explicit action.
 With the WWII Fog of War deck (:mod:`~fof_env.force_on_force.rules.wwii_fog`) ``fog_of_war_unit``
 also offers a held card (a unit, or ``pass`` to keep it) and ``reinforce_point`` asks for Swiss
-Cheese's feature (or ``pass``); with WWII close air support (:mod:`~fof_env.force_on_force.rules.wwii_air`)
+Cheese's feature (or ``pass``), or where a card reserve enters (:mod:`~fof_env.force_on_force.rules.wwii_reserves`); with WWII close air support (:mod:`~fof_env.force_on_force.rules.wwii_air`)
 ``call_airstrike`` lists the target units and ``pass``.
 """
 
@@ -121,6 +121,7 @@ from fof_env.force_on_force.rules.out_of_contact import OutOfContact
 from fof_env.force_on_force.rules.wwii import WwiiInfantry
 from fof_env.force_on_force.rules.wwii_air import WWIICloseAirSupport
 from fof_env.force_on_force.rules.wwii_fog import SHUFFLE, FogCardDrawn, WWIIFogDeck
+from fof_env.force_on_force.rules.wwii_reserves import WWIIReserves
 from fof_env.force_on_force.rules.wwii_vehicles import WWIIVehicles
 from fof_env.force_on_force.sequence import TurnSequence
 from fof_env.force_on_force.victory import count_victory_term
@@ -130,7 +131,7 @@ _COUNT_TEXT = re.compile(r"n[1-9][0-9]?", re.ASCII)  # "n1" .. "n11": a split-fi
 
 class ForceOnForceState(TurnSequence, ReactionWindow, FireResolution, CasualtiesAndMorale, Movement, FogOfWar,
                         Ambush, Capture, DownedPilot, AirstrikeCall, Irregulars, OutOfContact, WwiiInfantry,
-                        WWIIVehicles, WWIIFogDeck, WWIICloseAirSupport, State):
+                        WWIIVehicles, WWIIFogDeck, WWIIReserves, WWIICloseAirSupport, State):
     """A Force on Force position; see the module docstring for actions and decisions.
 
     Instances are of the scenario's state class (:func:`fof_env.force_on_force.layout.state_class`),
@@ -441,7 +442,10 @@ class ForceOnForceState(TurnSequence, ReactionWindow, FireResolution, Casualties
 
     def is_secret_from(self, player: int) -> bool:
         """Whether the current decision, its action and its effects must be kept from ``player``:
-        where the ambushing side deploys and which units it hides, before the other side can see anything."""
+        where the ambushing side deploys and which units it hides, before the other side can see anything;
+        where a Hunted! sniper team is placed (rules/wwii_reserves.py, rulings R70)."""
+        if self.kind == D_FOW_POINT and self.cards is not None:
+            return self.fow_queue[0][1] != player and self._card_key() == "hunted"
         return self.kind in (D_DEPLOY, D_HIDE) and self._secret_setup(player)
 
     def _secret_setup(self, player: int) -> bool:

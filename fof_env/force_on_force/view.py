@@ -206,6 +206,8 @@ class ForceOnForceView(RulesetView):
                     "focus": names[u] in focus,
                 }
             )
+            if getattr(state.sc, "vehicles", None):  # a WWII AFV: drawn as a vehicle (rules/wwii_vehicles.py)
+                units[-1]["vehicle"] = bool(state.is_afv(u))
         markers = []
         pilot = _Facts.number(state, "pilot_pos")
         if pilot >= 0 and _Facts.number(state, "pilot_unit") < 0:

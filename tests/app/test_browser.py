@@ -2,7 +2,8 @@
 
 One whole game of Strike Force One is played by clicking the page (units, hexes, buttons and
 the reaction dialog), with an undo and a save on the way; then a Lost & Found game as the USMC
-checks that no hidden Taliban unit ever reaches the page. Skipped, saying so, where chromium or
+checks that no hidden Taliban unit ever reaches the page, and a "Hedgerow Hamlet" game watched as
+the US that its tanks are drawn and no card of the German Fog of War hand reaches the page. Skipped, saying so, where chromium or
 chromedriver is not installed (``.ci/run`` installs them). ``FOF_SCREENSHOTS=DIR`` saves PNGs.
 """
 
@@ -193,3 +194,70 @@ def test_a_fubar_vehicle_game_draws_and_plays_to_the_end(browser, server):
     _wait(driver, lambda d: _state(d).get("terminal") == "1", timeout=40)
     assert driver.find_element("id", "status").text.startswith("Game over: ")
     assert [e for e in driver.get_log("browser") if e["level"] == "SEVERE"] == []
+
+
+def _german_hands(seed: int) -> dict[int, tuple[str, ...]]:
+    """The German Fog of War hand (card keys and names) after each decision of the heuristic-against-heuristic
+    "Hedgerow Hamlet" game of ``seed``, replayed here as the server's bots play it."""
+    from evaluation.match import build_agent
+    from fof_env.app.session import GameSession
+    from fof_env.core.registry import make_game
+    from fof_env.force_on_force.rules.wwii_fog import card_specs
+
+    game = make_game("wwii_hedgerow_hamlet")
+    session = GameSession(game.new_initial_state(seed), {0: "heuristic", 1: "heuristic"}, seed=seed,
+                          make_agent=lambda s, g, p, x: build_agent(s, g, p, x))  # fmt: skip
+    hands = {}
+    while not session.state.is_terminal:
+        session.apply(session.agents[session.state.current_player].act(session.state), "bot")
+        specs = [card_specs()[c] for c in session.state.cards.hands[1]]
+        hands[len(session.state.history)] = tuple(x for c in specs for x in (c.key, c.name))
+    return hands
+
+
+def test_a_wwii_game_draws_its_tanks_and_never_shows_the_german_hand(browser, server):
+    """"Hedgerow Hamlet" bot against bot, watched as the US: the Sherman (and the German tanks once seen) are
+    drawn as vehicles (squares), nothing else is, and no message reaching the US page names a card while it is in the German hand
+    (seed 9: the Germans draw An Excellent Position and hold it until the next turn starts)."""
+    from fof_env.core.registry import make_game
+
+    seed = 9
+    hands = _german_hands(seed)
+    assert any(hands.values())  # the Germans hold a card for a while
+    driver = browser
+    start = time.perf_counter()
+    _open(driver, server, "wwii_hedgerow_hamlet", {"us": "heuristic", "ger": "heuristic"}, seed=seed)
+    driver.execute_script(  # watch as the US from now on (the first view was the Germans', who set up first)
+        "const w = document.getElementById('watch-side'); w.value = 'us'; w.dispatchEvent(new Event('change'));"
+    )
+    _wait(driver, lambda d: d.execute_script("return window.fofReceived.length") >= 3)
+    driver.execute_script("document.getElementById('speed').value = '0'")
+    driver.find_element("id", "watch-button").click()
+    read = (
+        "const b = document.getElementById('board');"
+        "return [...b.querySelectorAll('rect.token')].map((r) => r.dataset.unit);"
+    )
+    tanks: set[str] = set()
+
+    def ended(d) -> bool:
+        tanks.update(d.execute_script(read))
+        return _state(d).get("terminal") == "1"
+
+    _wait(driver, ended, timeout=40)
+    _shoot(driver, "wwii_hedgerow_hamlet.png")
+    assert driver.find_element("id", "status").text.startswith("Game over: ")
+    layout = make_game("wwii_hedgerow_hamlet").layout
+    assert "us.Sherman" in tanks and tanks <= {u for u, afv in zip(layout.unit_names, layout.vehicles, strict=True) if afv}
+    checked = 0
+    views = [(text, json.loads(text).get("view")) for text in driver.execute_script("return window.fofReceived")]
+    views = [(text, view) for text, view in views if view]
+    assert views[0][1]["decisions"] == 0 and not hands.get(0)  # the Germans' first view: nothing held yet
+    for text, view in views[1:]:
+        assert view["side"] == "us"
+        for secret in hands.get(view["decisions"], ()):
+            checked += 1
+            assert secret not in text, (view["decisions"], secret)
+    assert checked  # some messages came while the Germans held a card
+    assert views[-1][1]["decisions"] == max(hands)  # the page played the game replayed here
+    assert [e for e in driver.get_log("browser") if e["level"] == "SEVERE"] == []
+    print(f"wwii game in the browser: {time.perf_counter() - start:.1f} s, tanks drawn {sorted(tanks)}")

@@ -30,8 +30,10 @@ def test_the_order_of_battle_carries_the_mg_teams_and_the_medics():
     each side has a medic unit (one ``medic`` figure, who may be called) and the US squad a radioman."""
     game = fof_env.make_game("wwii_hedgerow_hamlet")
     names = game.layout.unit_names
-    assert names == ("us.A", "us.B", "us.BAR", "us.HQ", "us.Doc", "us.Sherman", "ger.MG", "ger.1", "ger.2",
-                     "ger.San", "ger.PzIV")  # the tanks: rules/wwii_vehicles.py (R80-R89)
+    assert names == ("us.A", "us.B", "us.BAR", "us.HQ", "us.Doc", "us.Sherman",
+                     "us.MMG", "us.Bazooka", "us.Sherman2", "us.Sniper",  # card reserves (R70)
+                     "ger.MG", "ger.1", "ger.2", "ger.San", "ger.PzIV",
+                     "ger.sMG", "ger.Schreck", "ger.PzIV2", "ger.Sniper")  # the tanks: rules/wwii_vehicles.py (R80-R89)
     support = dict(zip(names, (p.support for p in game.setup.profiles), strict=True))
     assert support["us.BAR"] == (1,) and support["ger.MG"] == (2,)
     assert [names[u] for u, m in enumerate(game.setup.medic_units) if m] == ["us.Doc", "ger.San"]
@@ -42,7 +44,7 @@ def test_the_game_is_registered_with_a_gym_id_and_a_heuristic():
     import gymnasium as gym
 
     game = fof_env.make_game("wwii_hedgerow_hamlet")
-    assert game.name == "wwii_hedgerow_hamlet" and game.num_actions == 324 + 11 + 11 + 11
+    assert game.name == "wwii_hedgerow_hamlet" and game.num_actions == 324 + 19 + 11 + 11  # 19 units: 8 card reserves (R70)
     env = gym.make("fof_env/WwiiHedgerowHamlet-v0")
     obs, _ = env.reset(seed=0)
     assert obs.shape == game.observation_shape
@@ -90,7 +92,7 @@ def test_the_first_aid_decisions_have_their_own_observation_kinds():
 
     game = fof_env.make_game("wwii_hedgerow_hamlet")
     at, size = piece(game.layout, "decision")
-    assert size == 19 + 2 + 4 * 11 + 6 + 11  # 11 units (the two tanks included)
+    assert size == 19 + 2 + 4 * 19 + 6 + 11  # 19 units (the two tanks and the 8 card reserves included)
     assert fof_env.make_game("lost_and_found").observation_shape == (2252,)
     state = game.new_initial_state(3)  # random play of dice seed 3 comes to a medic call
     rng = random.Random(3)
@@ -101,15 +103,15 @@ def test_the_first_aid_decisions_have_their_own_observation_kinds():
 
 
 def test_the_first_aid_piece_shows_react_only_units_and_medics():
-    """004: "Unit may only react to fire this turn": the observation's ``first_aid`` piece (last, 2 floats a
-    unit, own units first) shows a unit's react_only flag and which units are medics (rulings R44, R45)."""
+    """004: "Unit may only react to fire this turn": the observation's ``first_aid`` piece (before the
+    ``cards`` piece, 2 floats a unit, own units first) shows a unit's react_only flag and which units are medics (rulings R44, R45)."""
     from fof_env.force_on_force.observation import piece
 
     from .helpers import unit
 
     game = fof_env.make_game("wwii_hedgerow_hamlet")
     at, size = piece(game.layout, "first_aid")
-    assert size == 2 * 11 and at + size == game.observation_shape[0]
+    assert size == 2 * 19 and at + size == piece(game.layout, "cards")[0]
     state = game.state_from_position(
         {
             "stage": "activation",
@@ -121,7 +123,7 @@ def test_the_first_aid_piece_shows_react_only_units_and_medics():
             },
         }
     )
-    obs = state.observation(0)[at : at + size].reshape(11, 2)
+    obs = state.observation(0)[at : at + size].reshape(19, 2)
     assert obs[0].tolist() == [1.0, 0.0] and obs[4].tolist() == [0.0, 1.0] and obs[5:].sum() == 0
-    theirs = state.observation(1)[at : at + size].reshape(11, 2)  # ger units (5) first, then us.A ...
-    assert theirs[5].tolist() == [1.0, 0.0] and theirs[9].tolist() == [0.0, 1.0]
+    theirs = state.observation(1)[at : at + size].reshape(19, 2)  # ger units (9) first, then us.A ...
+    assert theirs[9].tolist() == [1.0, 0.0] and theirs[13].tolist() == [0.0, 1.0]

@@ -19,6 +19,8 @@ deck): the deck in draw order, each side's secret hand, the discards, and the la
   it, ``pass`` keeps it. Every other card is resolved when drawn and discarded.
 * The opponent may know how many cards a hand holds, never which: views, observations, text and
   search (``determinize`` redraws the unseen hand from the deck's remaining cards plus that hand).
+* R66, R70: Hunted!, Browning's Buzz-Saw, Tank Busters! and Tank Support bring the scenario's card
+  reserve for the card (:mod:`~fof_env.force_on_force.rules.wwii_reserves`), placed by its owner.
 
 Queue entries (``state.fow_queue``, owner = the entry's side): ``(DRAW, side)`` draw a card,
 ``(RESOLVE + card, side)`` resolve an immediate card, ``(OFFER + k, side)`` offer the card at index
@@ -59,7 +61,7 @@ class CardSpec:
     count: int
     timing: str  # "immediate" | "held"
     effect: str
-    status: str  # "implemented" | "no_effect"
+    status: str  # "implemented" | "reserve" (a unit card: R70) | "no_effect"
     quote: str
 
 
@@ -224,6 +226,8 @@ class WWIIFogDeck:
         self.cards = c._replace(deck=c.deck[1:], discards=c.discards + (card,))
         self.events.append(FogCardDrawn(self.SIDES[side], spec.key, False))
         decider = side ^ 1 if spec.effect in ("swiss_cheese", "marker") else side  # "Your opponent may ..."
+        if spec.key == "hunted":  # "Your opponent gains a sniper team": its owner places it (rulings R70)
+            decider = side ^ 1
         self.fow_queue.insert(0, (RESOLVE + card, decider))
 
     def _offer_held_cards(self) -> None:
@@ -245,6 +249,14 @@ class WWIIFogDeck:
             )
             return
         spec = card_specs()[code - RESOLVE]
+        if spec.effect == "reserve":  # a card reserve enters, placed by its owner (rules/wwii_reserves.py, R70)
+            why = self.reserve_missing(side, spec.key)
+            if not why:
+                self.kind = D_FOW_POINT
+                return
+            self.fow_queue.pop(0)
+            self._played(side ^ 1 if spec.key == "hunted" else side, spec, why)
+            return
         if (
             spec.effect == "marker" and self.cards.spotter < 0
         ):  # "Randomly determine the unit that has spotted"
@@ -274,7 +286,7 @@ class WWIIFogDeck:
         return victims[self.roll(len(victims), purpose) - 1] if len(victims) > 1 else victims[0]
 
     def _card_none(self, side: int, spec: CardSpec) -> None:
-        """Cards that need what the seeds lack (Asset Cards, extra units, markers, fire): no effect (R66)."""
+        """Cards that need what the seeds lack (Asset Cards): no effect (R66)."""
         self._played(side, spec, "no effect in this engine (rulings R66)")
 
     def _card_bell_tolls(self, side: int, spec: CardSpec) -> None:
@@ -400,10 +412,20 @@ class WWIIFogDeck:
                     and self.sc.table.terrain_cover[self.pos[u]] < FORTIFIED_DICE]  # fmt: skip
         return [u for u in units if not self.medic[u]]
 
+    def _card_point_actions(self) -> list[int]:
+        """Legal actions of the card's ``reinforce_point`` decision: its points and ``pass`` ("may"), but a
+        card reserve's points only (the unit comes; its owner chooses where, rulings R70)."""
+        code, _side = self.fow_queue[0]
+        points = self._card_points()
+        return points if card_specs()[code - RESOLVE].effect == "reserve" else points + [self.PASS]
+
     def _card_points(self) -> list[int]:
-        """The ``reinforce_point`` choices of the card being resolved (Swiss Cheese, Fire! Fire!)."""
+        """The ``reinforce_point`` choices of the card being resolved (Swiss Cheese, Fire! Fire!, a reserve)."""
         code, side = self.fow_queue[0]
-        effect = card_specs()[code - RESOLVE].effect
+        spec = card_specs()[code - RESOLVE]
+        effect = spec.effect
+        if effect == "reserve":
+            return self.reserve_points(side, spec.key)
         if effect == "swiss_cheese":
             return self._swiss_points()
         if effect == "marker":
@@ -508,6 +530,10 @@ class WWIIFogDeck:
     def _on_card_point(self, action: int) -> None:
         code, side = self.fow_queue.pop(0)
         spec = card_specs()[code - RESOLVE]
+        if spec.effect == "reserve":  # side: the reserve's owner; Hunted!'s drawer is the other side
+            target = self.enter_reserve(side, spec.key, action)
+            self._played(side ^ 1 if spec.key == "hunted" else side, spec, target)
+            return
         if spec.effect == "fire":
             if action == self.PASS:
                 self._played(side, spec, "not played")

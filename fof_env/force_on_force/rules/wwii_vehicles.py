@@ -483,12 +483,13 @@ def vehicle_words(s, u: int) -> list[str]:
 
 def encode_vehicles(s, player: int, order, hidden_from_player) -> list[float]:
     """Per unit in ``order``: AFV, defence dice/5, immobilised, main gun damaged, knocked out, bailed out,
-    applied armour, buttoned up, cos and sin of its facing; zeros for others and for hidden enemies."""
+    applied armour, buttoned up, cos and sin of its facing; zeros for others, for hidden enemies and for an
+    AFV not in play (a card reserve not yet drawn, rulings R70)."""
     out: list[float] = []
     specs = s.sc.vehicles
     for u in order:
         spec = specs[u]
-        if spec is None or hidden_from_player(u):
+        if spec is None or hidden_from_player(u) or not any(s.figs[u]):
             out += (0.0,) * VEHICLE_FEATURES
             continue
         st = s.veh[u]
