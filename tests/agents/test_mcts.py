@@ -18,8 +18,10 @@ import pytest
 import fof_env
 from agents import make_agent
 from agents.mcts import MCTSAgent, _SearchDice
+from agents.position_values import has_position_value, position_value
 from fof_env import ScriptedDice
 from fof_env.core.dice import SeededDice
+from fof_env.core.errors import OptionError
 from tests.agents.bot_checks import act_without_touching
 from tests.force_on_force.helpers import LAF as st
 from tests.force_on_force.helpers import uid
@@ -271,3 +273,151 @@ def test_finds_the_winning_plan_that_random_play_misses():
     (Random rollouts need that many: with 60 simulations it wins about a quarter.)"""
     assert _soviet_wins("random", 8) <= 1
     assert _soviet_wins("mcts", 8, simulations=300) >= 7
+
+
+# --------------------------------------------------- guided search (issue 14, item 4)
+# The options of a search guided by the game's heuristic bot and a position evaluation: heuristic
+# rollouts (with epsilon random actions), a cut-off with an evaluation, a heuristic prior (PUCT).
+# Small settings (cut-offs, few simulations) keep the tests fast; the heuristic bots and the
+# evaluation only ever see determinized worlds, so the no-peeking tests must hold for each.
+GUIDED = {
+    "heuristic_rollout": {"rollout": "heuristic", "epsilon": 0.2, "rollout_limit": 12, "evaluation": "score"},
+    "prior_and_heuristic_rollout": {
+        "prior": "heuristic",
+        "rollout": "heuristic",
+        "rollout_limit": 20,
+        "evaluation": "score",
+    },
+    "prior_and_random_rollout": {"prior": "heuristic", "rollout_limit": 20, "evaluation": "score"},
+}
+
+
+def test_guided_options_from_a_command_line_spec():
+    """Strings from the command line are read; the repr is the spec; the default is untouched."""
+    game = fof_env.make_game("lost_and_found")
+    agent = make_agent(
+        "mcts",
+        game,
+        "usmc",
+        seed=1,
+        time_budget="0.5",
+        rollout="Heuristic",
+        epsilon="0.1",
+        rollout_limit="20",
+        evaluation="score",
+        prior="heuristic",
+        prior_mix="0.5",
+    )
+    assert (agent.rollout, agent.epsilon, agent.evaluation, agent.prior, agent.prior_mix) == (
+        "heuristic",
+        0.1,
+        "score",
+        "heuristic",
+        0.5,
+    )
+    assert repr(agent) == (
+        "mcts:time_budget=0.5,rollout_limit=20,rollout=heuristic,epsilon=0.1,evaluation=score,"
+        "prior=heuristic,prior_mix=0.5"
+    )
+    plain = MCTSAgent(game, 0)
+    assert repr(plain) == "mcts:200" and plain._plain
+    assert (plain.rollout, plain.epsilon, plain.evaluation, plain.prior) == ("random", 0.0, "none", "none")
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        ({"rollout": "greedy"}, "rollout must be one of random|heuristic"),
+        ({"evaluation": "vp"}, "evaluation must be one of none|score"),
+        ({"prior": "ppo"}, "prior must be one of none|heuristic"),
+        ({"epsilon": "1.5"}, "epsilon must be in [0, 1]"),
+        ({"epsilon": "often"}, "epsilon must be a number"),
+        ({"prior_mix": "-0.1"}, "prior_mix must be in [0, 1]"),
+        ({"rollot": "heuristic"}, "options: simulations (int)"),
+    ],
+)
+def test_bad_guided_option_values_give_one_line(options, words):
+    game = fof_env.make_game("strike_force_one")
+    with pytest.raises(OptionError) as err:
+        make_agent("mcts", game, 0, **options)
+    message = str(err.value)
+    assert words in message and "\n" not in message
+    if "rollot" in options:
+        assert "rollout (random|heuristic)" in message and "prior (none|heuristic)" in message
+
+
+@pytest.mark.parametrize("config", sorted(GUIDED))
+@pytest.mark.parametrize("game_name", GAMES)
+def test_guided_search_is_legal_and_leaves_the_state_untouched(game_name, config):
+    for i, state in enumerate(positions(game_name, seed=3, count=4, every=9)):
+        agent = MCTSAgent(state.game, state.current_player, seed=i, simulations=8, **GUIDED[config])
+        act_without_touching(agent, state)
+        stats = agent.last_search
+        assert stats.iterations == 8 and sum(stats.visits.values()) == 8
+        assert set(stats.visits) <= set(state.legal_actions())
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+def test_full_heuristic_rollouts_play_to_the_end(game_name):
+    """``rollout=heuristic`` without a cut-off: every rollout ends the game, so every root
+    action's total reward is a sum of +1/-1/0 (no evaluation)."""
+    state = positions(game_name, seed=6, count=1, every=5)[0]
+    agent = MCTSAgent(state.game, state.current_player, seed=2, simulations=4, rollout="heuristic")
+    act_without_touching(agent, state)
+    assert all(float(r).is_integer() for r in agent.last_search.rewards.values())
+
+
+@pytest.mark.parametrize("config", sorted(GUIDED))
+@pytest.mark.parametrize("game_name", GAMES)
+def test_guided_same_seed_same_state_same_search(game_name, config):
+    for state in positions(game_name, seed=5, count=2, every=11):
+        a1, s1 = search(MCTSAgent, state, seed=7, simulations=10, **GUIDED[config])
+        a2, s2 = search(MCTSAgent, state.clone(), seed=7, simulations=10, **GUIDED[config])
+        assert a1 == a2 and s1.same_search(s2)
+
+
+@pytest.mark.parametrize("config", sorted(GUIDED))
+@pytest.mark.parametrize("which", sorted(PAIRS))
+def test_guided_usmc_search_never_reads_where_a_hidden_unit_is(which, config):
+    """R27 for the guided search: the heuristic bots and the evaluation inside it act on
+    determinized worlds only, so two positions that differ only in Hidden tal.2 give the same
+    search; on plain clones (tal.2 where it really is) the searches differ."""
+    a, b = twins(which)
+    options = GUIDED[config]
+    action_a, stats_a = search(MCTSAgent, a, seed=11, simulations=30, **options)
+    action_b, stats_b = search(MCTSAgent, b, seed=11, simulations=30, **options)
+    assert action_a == action_b and stats_a.same_search(stats_b)
+    _, peek_a = search(HiddenPeekingMCTS, a, seed=11, simulations=30, **options)
+    _, peek_b = search(HiddenPeekingMCTS, b, seed=11, simulations=30, **options)
+    assert not peek_a.same_search(peek_b)
+
+
+@pytest.mark.parametrize("config", sorted(GUIDED))
+@pytest.mark.parametrize("game_name", GAMES)
+def test_guided_search_never_reads_the_coming_dice(game_name, config):
+    """As above, for the guided search; a position in mid-game (the dice matter within the
+    short rollouts: in Lost & Found's set-up they would not, and the test could not fail)."""
+    state = positions(game_name, seed=4, count=6, every=9)[-1]
+    copies = [state.clone() for _ in range(4)]
+    copies[0].dice, copies[1].dice = SeededDice(1), SeededDice(2)
+    copies[2].dice, copies[3].dice = ScriptedDice([6] * 100_000), ScriptedDice([1] * 100_000)
+    options = GUIDED[config]
+    results = [search(MCTSAgent, c, seed=9, simulations=30, **options) for c in copies]
+    for action, stats in results[1:]:
+        assert action == results[0][0] and stats.same_search(results[0][1])
+    _, peek_1 = search(PeekingMCTS, copies[0], seed=9, simulations=30, **options)
+    _, peek_2 = search(PeekingMCTS, copies[1], seed=9, simulations=30, **options)
+    assert not peek_1.same_search(peek_2)
+
+
+@pytest.mark.parametrize("game_name", [*GAMES, "fubar", "compound_raid"])
+def test_position_value_is_in_range_and_terminal_states_are_worth_their_returns(game_name):
+    game = fof_env.make_game(game_name)
+    assert has_position_value(game)
+    rng = random.Random(1)
+    state = game.new_initial_state(seed=1)
+    while not state.is_terminal:
+        assert -1.0 <= position_value(state) <= 1.0
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    assert position_value(state) == state.returns()[0]
