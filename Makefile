@@ -55,12 +55,12 @@ mutate: $(STAMP)
 golden: $(STAMP)
 	$(PY) -m evaluation.golden --check
 
-# The strength bars of the shipped models: 400 games per ordered pairing (so per side).
+# The strength bars of the shipped models (400 games per ordered pairing, so per side), then one
+# ladder per game: every agent on one Bradley-Terry scale (evaluation/ladder.py).
 strength: $(STAMP)
 	$(VENV)/bin/fof evaluate --game strike_force_one --agents random heuristic ppo --games 400 --workers 2 --seed 7 --out reports/strength-strike_force_one --no-records
 	$(VENV)/bin/fof evaluate --game lost_and_found --agents random heuristic ppo --games 400 --workers 2 --seed 7 --out reports/strength-lost_and_found --no-records
-	$(VENV)/bin/fof evaluate --game strike_force_one --agents random heuristic mcts:100 ppo --games 20 --workers 2 --seed 8 --out reports/mcts-strike_force_one --no-records
-	$(VENV)/bin/fof evaluate --game lost_and_found --agents random heuristic mcts:50 ppo --games 20 --workers 2 --seed 8 --out reports/mcts-lost_and_found --no-records
+	$(PY) -m evaluation.ladder --games 100 --search-games 10 --workers 2 --seed 7 --out reports/ladders
 
 # Retrain the shipped models (each about 25 minutes on 2 cores) and copy them into agents/models.
 # Each card records the commands that made the shipped file (a run cut short and finished with
@@ -73,6 +73,10 @@ train-shipped: $(STAMP)
 	$(VENV)/bin/fof train --resume runs/shipped-strike_force_one-soviet --best
 	cp runs/shipped-strike_force_one-soviet/model.safetensors agents/models/strike_force_one-soviet.safetensors
 	cp runs/shipped-strike_force_one-soviet/model.json agents/models/strike_force_one-soviet.json
+	$(VENV)/bin/fof train --game fubar_village_patrol --side patrol --imitate heuristic --imitation-games 800 --opponent heuristic random --opponent-weights 0.8 0.2 --steps 300000 --eval-every 100000 --eval-games 100 --final-eval-games 400 --out runs/shipped-fubar_village_patrol-patrol
+	$(VENV)/bin/fof train --resume runs/shipped-fubar_village_patrol-patrol --best
+	cp runs/shipped-fubar_village_patrol-patrol/model.safetensors agents/models/fubar_village_patrol-patrol.safetensors
+	cp runs/shipped-fubar_village_patrol-patrol/model.json agents/models/fubar_village_patrol-patrol.json
 
 clean:
 	rm -rf $(VENV)

@@ -365,19 +365,23 @@ def check_agents(
     cards: dict[str, dict[str, dict[str, Any]]] = {}
     sides: dict[str, list[int]] = {}
     for spec, name in zip(specs, names, strict=True):
-        errors = []
+        errors: dict[str, str] = {}  # side -> why the agent cannot play it
         for player, side in enumerate(game.player_names):
             try:
                 agent = build_agent(spec, game, player, 0)
             except (ValueError, TypeError, OSError, ImportError, KeyError) as exc:
-                errors.append(f"cannot play {side}: {exc}")
+                errors[side] = str(exc)
                 continue
             sides.setdefault(name, []).append(player)
             card = getattr(agent, "card", None)
             if isinstance(card, dict):
                 cards.setdefault(name, {})[side] = card
         if name not in sides:
-            raise AgentSpecError(f"agent {name!r} in {game.name}: " + "; ".join(errors))
+            if len(set(errors.values())) == 1:  # the same reason for both sides: say it once
+                why = f"cannot play {' or '.join(errors)}: {next(iter(errors.values()))}"
+            else:
+                why = "; ".join(f"cannot play {side}: {msg}" for side, msg in errors.items())
+            raise AgentSpecError(f"agent {name!r} in {game.name}: {why}")
     return cards, sides
 
 

@@ -1,0 +1,56 @@
+"""The ladder: base pairings often, search pairings sparingly, one rating fit over all of them."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from evaluation.ladder import default_games, ladder_agents, main, play_ladder
+
+
+def test_default_games_leave_out_the_generic_scenario_engines():
+    games = default_games()
+    assert "force_on_force" not in games and "fubar" not in games
+    assert {"strike_force_one", "lost_and_found", "wwii_hedgerow_hamlet", "fubar_village_patrol"} <= set(games)
+
+
+def test_agents_include_the_shipped_model_and_leave_out_a_spec_that_cannot_play():
+    agents, notes = ladder_agents("strike_force_one", ["ppo:/no/such/model.safetensors"])
+    assert agents == ["random", "heuristic", "ppo"]
+    assert len(notes) == 1 and notes[0].startswith("ppo:/no/such/model.safetensors left out: ")
+
+
+def test_search_agents_meet_every_other_agent_on_both_sides_with_their_own_game_count():
+    ladder = play_ladder("strike_force_one", games=2, search=["mcts:2", "mcts:3"], search_games=1,
+                         log=io.StringIO())
+    counts: dict[tuple[str, str], int] = {}
+    for o in ladder.outcomes:
+        counts[o.agents] = counts.get(o.agents, 0) + 1
+    # base: random and heuristic on both sides (mirrors included), ppo only as the Soviet
+    base = {("random", "random"), ("random", "heuristic"), ("heuristic", "random"), ("heuristic", "heuristic"),
+            ("ppo", "random"), ("ppo", "heuristic")}
+    assert {p: counts[p] for p in base} == dict.fromkeys(base, 2)
+    search = {("mcts:2", "random"), ("random", "mcts:2"), ("mcts:2", "heuristic"), ("heuristic", "mcts:2"),
+              ("ppo", "mcts:2"), ("mcts:3", "random"), ("random", "mcts:3"), ("mcts:3", "heuristic"),
+              ("heuristic", "mcts:3"), ("ppo", "mcts:3"), ("mcts:3", "mcts:2"), ("mcts:2", "mcts:3")}
+    assert {p: c for p, c in counts.items() if p not in base} == dict.fromkeys(search, 1)
+    ratings = ladder.ratings
+    assert {r.agent for r in ratings.ratings} == {"random", "heuristic", "ppo", "mcts:2", "mcts:3"}
+    assert ratings["random"].elo == 0 and ratings.games == 24
+
+
+def test_main_writes_each_ladder_and_an_index(tmp_path, capsys):
+    assert main(["--game", "fubar_village_patrol", "--games", "1", "--search", "--out", str(tmp_path)]) == 0
+    data = json.loads((tmp_path / "fubar_village_patrol.json").read_text())
+    # the shipped patrol model plays the patrol only: 4 pairings of random and heuristic, 2 of ppo
+    assert data["agents"] == ["random", "heuristic", "ppo"] and len(data["outcomes"]) == 6
+    assert (tmp_path / "fubar_village_patrol.md").read_text().startswith("# fubar_village_patrol\n")
+    assert "## fubar_village_patrol" in (tmp_path / "README.md").read_text()
+
+
+def test_a_bad_search_spec_is_one_line_and_writes_nothing(tmp_path, capsys):
+    assert main(["--game", "strike_force_one", "--games", "1", "--search", "mcts:bogus=1",
+                 "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("error: search agent mcts:bogus=1: ") and "unknown mcts option" in err[-1]
+    assert not (tmp_path / "out").exists()
