@@ -23,6 +23,8 @@ Examples:
   fof train --game lost_and_found --side taliban --imitate heuristic --opponent heuristic random \\
       --opponent-weights 0.8 0.2 --out runs/laf-taliban
   fof train --game strike_force_one --side both --opponent self heuristic --out runs/sfo-selfplay
+  fof train --game fubar_village_patrol --side both --opponent league heuristic random \
+      --opponent-weights 0.6 0.3 0.1 --keep-checkpoints 20 --checkpoint-every 25000 --out runs/fvp-league
   fof train --resume runs/sfo-soviet        # continue after an interruption
 
 The run folder holds config.json, progress.json, checkpoints/, tb/ (TensorBoard),
@@ -53,7 +55,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
                    "(at or below the steps done: finish the run from its latest checkpoint; absent: keep it)")
     p.add_argument("--opponent", nargs="+", default=d.opponents, metavar="SPEC",
                    help="opponent pool, drawn per episode: random, heuristic, mcts:N, ppo:PATH, "
-                   "self (snapshots; needs --side both) (default heuristic)")
+                   "self (recent snapshots; needs --side both), league (every kept snapshot, prioritised "
+                   "by how often the learner still loses to it; needs --side both) (default heuristic)")
     p.add_argument("--opponent-weights", nargs="+", type=float, metavar="W",
                    help="sampling weights of the pool (default equal)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option (repeatable)")
@@ -82,6 +85,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--eval-games", type=int, default=d.eval_games, help="games per evaluation point")
     p.add_argument("--final-eval-games", type=int, default=d.final_eval_games)
     p.add_argument("--checkpoint-every", type=int, default=d.checkpoint_every)
+    p.add_argument("--keep-checkpoints", type=int, default=d.keep_checkpoints,
+                   help=f"checkpoints kept (default {d.keep_checkpoints}): the snapshots the 'league' opponent draws from")
     p.add_argument("--torch-threads", type=int, default=d.torch_threads)
     p.add_argument("--workers", type=int, default=d.workers,
                    help="processes (or Ray CPUs) that play the imitation games and masked evaluations "
@@ -127,7 +132,8 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
             imitate=args.imitate, imitation_games=args.imitation_games,
             imitation_epochs=args.imitation_epochs, eval_opponent=args.eval_opponent,
             eval_every=args.eval_every, eval_games=args.eval_games, final_eval_games=args.final_eval_games,
-            checkpoint_every=args.checkpoint_every, torch_threads=args.torch_threads,
+            checkpoint_every=args.checkpoint_every, keep_checkpoints=args.keep_checkpoints,
+            torch_threads=args.torch_threads,
             workers=args.workers, backend=args.backend, address=args.address,
         )
     try:

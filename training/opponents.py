@@ -12,6 +12,18 @@ data (:func:`agents.policy_io.load_checkpoint_policy`: safetensors tensors and
 JSON); an unreadable one, or an old sb3 zip, raises
 :class:`agents.policy_io.ModelFileError` (one line) and is never unpickled.
 
+``league`` is prioritised fictitious self-play (PFSP, Vinyals et al., "Grandmaster level in
+StarCraft II using multi-agent reinforcement learning", Nature 2019): it draws among *all* kept
+snapshots (``fof train --keep-checkpoints``), snapshot ``k`` with weight ``(1 - p_k)^2`` where
+``p_k = (learner wins + draws/2 + 1) / (games + 2)`` is the learner's smoothed score against it in
+this process's training episodes so far (the env reports each finished episode through
+:meth:`OpponentPool.game_over`), so the snapshots the learner still loses to come back most often
+and a beaten one fades without vanishing. The scores are shared by every pool of the process
+(all envs of ``DummyVecEnv``; each ``SubprocVecEnv`` worker keeps its own), so the draws stay a
+function of the episode sequence, hence of the seeds. Mixed with the scripted bots by the pool's
+weights (``--opponent league heuristic random --opponent-weights 0.6 0.3 0.1``), this is the
+``--side both`` league.
+
 The pool is an Agent object for :class:`fof_env.envs.gym_env.WargameEnv`: the
 env calls ``seed(s)`` at every reset with a seed derived from the game seed, the
 pool draws the member from ``random.Random(s)`` and builds it with seed ``s``, so
@@ -26,6 +38,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 SELF = "self"
+LEAGUE = "league"
+SNAPSHOT_SPECS = (SELF, LEAGUE)  # specs that play snapshots of the policy being trained (--side both)
 CHECKPOINT_SUFFIX = ".safetensors"
 # ckpt_<steps>.safetensors, and the .zip of older fof versions: listed so that resuming
 # such a run is refused with a clear message (never loaded) rather than silently restarted
@@ -64,6 +78,25 @@ def checkpoints(folder: Path) -> list[Path]:
     return sorted(found, key=lambda p: (checkpoint_steps(p), p.suffix == CHECKPOINT_SUFFIX))
 
 
+# (checkpoint folder, opponent player) -> snapshot name -> [learner points, games]: see ``league``
+_LEAGUE_SCORES: dict[tuple[str, int], dict[str, list[float]]] = {}
+
+
+def pfsp_weights(scores: dict[str, Sequence[float]], names: Sequence[str]) -> list[float]:
+    """PFSP's "hard" weights ``(1 - p)^2`` of ``names``, ``p`` = the learner's smoothed score
+    ``(points + 1) / (games + 2)`` from ``scores`` (a snapshot never met: ``p`` = 1/2, weight 1/4).
+
+    >>> [round(w, 4) for w in pfsp_weights({"a": (9.0, 10), "b": (1.0, 10)}, ["a", "b", "c"])]
+    [0.0278, 0.6944, 0.25]
+    """
+    out = []
+    for name in names:
+        points, games = scores.get(name, (0.0, 0))
+        p = (points + 1.0) / (games + 2.0)
+        out.append((1.0 - p) ** 2)
+    return out
+
+
 class OpponentPool:
     """Plays ``player`` of ``game`` with an agent drawn from the pool at every ``seed()`` call.
 
@@ -86,40 +119,60 @@ class OpponentPool:
         self.checkpoint_dir = Path(checkpoint_dir) if checkpoint_dir else None
         self.recent = recent
         self._build = build_agent
-        if SELF in self.specs and self.checkpoint_dir is None:
-            raise ValueError("opponent 'self' needs a checkpoint folder")
+        for spec in SNAPSHOT_SPECS:
+            if spec in self.specs and self.checkpoint_dir is None:
+                raise ValueError(f"opponent {spec!r} needs a checkpoint folder")
         for spec in self.specs:
-            if spec != SELF:
+            if spec not in SNAPSHOT_SPECS:
                 build_agent(spec, game, player, 0)  # fail now on a bad spec
         self.current = None
         self.current_spec = ""
         self.seed(0)
 
-    def _self_agent(self, seed: int):
+    def _snapshot_agent(self, spec: str, seed: int):
+        """A snapshot opponent: ``self`` uniformly among the latest ``recent``, ``league`` by PFSP."""
         from agents.policy_io import load_checkpoint_policy
         from agents.ppo import PolicyAgent
 
-        snaps = checkpoints(self.checkpoint_dir)[-self.recent:]
+        snaps = checkpoints(self.checkpoint_dir)
+        if spec == SELF:
+            snaps = snaps[-self.recent:]
         if not snaps:
-            fallback = next((s for s in self.specs if s != SELF), "random")
-            return self._build(fallback, self.game, self.player, seed), f"self (no snapshot yet: {fallback})"
-        snap = snaps[random.Random(seed).randrange(len(snaps))]
+            fallback = next((s for s in self.specs if s not in SNAPSHOT_SPECS), "random")
+            return self._build(fallback, self.game, self.player, seed), f"{spec} (no snapshot yet: {fallback})"
+        rng = random.Random(seed)
+        if spec == SELF:
+            snap = snaps[rng.randrange(len(snaps))]
+        else:
+            snap = rng.choices(snaps, weights=pfsp_weights(self._scores(), [p.name for p in snaps]))[0]
         shape = [int(self.game.observation_shape[0]) + 2]  # a both-sides policy: its side appended
         policy = load_checkpoint_policy(snap, num_actions=self.game.num_actions, observation_shape=shape)
         agent = PolicyAgent(self.game, self.player, policy, seed, deterministic=False, both_sides=True)
-        return agent, f"self:{snap.name}"
+        return agent, f"{spec}:{snap.name}"
+
+    def _scores(self) -> dict[str, list[float]]:
+        """Snapshot name -> [learner points, games] in this process (shared by its pools)."""
+        return _LEAGUE_SCORES.setdefault((str(self.checkpoint_dir), self.player), {})
 
     def seed(self, seed: int) -> None:
         """Draw this episode's opponent (called by the env at every reset)."""
         rng = random.Random(seed)
         spec = rng.choices(self.specs, weights=self.weights)[0]
-        if spec == SELF:
-            self.current, self.current_spec = self._self_agent(seed)
+        if spec in SNAPSHOT_SPECS:
+            self.current, self.current_spec = self._snapshot_agent(spec, seed)
         else:
             self.current, self.current_spec = self._build(spec, self.game, self.player, seed), spec
 
     def act(self, state) -> int:
         return self.current.act(state)
+
+    def game_over(self, opponent_return: float) -> None:
+        """The env's report of a finished episode (``opponent_return``: +1 the pool's side won,
+        -1 it lost, 0 a draw): a ``league`` snapshot's score is updated (the learner's points)."""
+        if self.current_spec.startswith(LEAGUE + ":"):
+            score = self._scores().setdefault(self.current_spec.partition(":")[2], [0.0, 0])
+            score[0] += 0.5 - 0.5 * max(-1.0, min(1.0, float(opponent_return)))
+            score[1] += 1
 
     def __repr__(self) -> str:
         return "pool(" + ", ".join(f"{s}={w:g}" for s, w in zip(self.specs, self.weights, strict=True)) + ")"

@@ -53,7 +53,7 @@ from typing import Any
 from agents.policy_io import CARD_FORMAT, Checkpoint, ModelFileError, WriteError, write_atomic
 from agents.ppo import BOTH_SIDES, scenario_id
 from evaluation.executors import BACKENDS, make_executor
-from training.opponents import SELF, checkpoint_steps, checkpoints, parse_pool
+from training.opponents import SNAPSHOT_SPECS, checkpoint_steps, checkpoints, parse_pool
 
 CONFIG = "config.json"
 LR_SCHEDULES = ("constant", "linear")
@@ -139,14 +139,15 @@ class TrainConfig:
         game = make_game(self.game, **self.options)
         learners = [0, 1] if self.side == BOTH_SIDES else [game.player_index(self.side)]
         pool = parse_pool(self.opponents, self.opponent_weights)
-        if SELF in self.opponents and self.side != BOTH_SIDES:
-            raise ValueError(
-                "opponent 'self' (snapshots of the policy) needs --side both: the sides of "
-                f"{self.game} are asymmetric, so a {self.side} policy cannot play the other side. "
-                "Use ppo:PATH with a model of the other side instead."
-            )
+        for spec in SNAPSHOT_SPECS:
+            if spec in self.opponents and self.side != BOTH_SIDES:
+                raise ValueError(
+                    f"opponent {spec!r} (snapshots of the policy) needs --side both: the sides of "
+                    f"{self.game} are asymmetric, so a {self.side} policy cannot play the other side. "
+                    "Use ppo:PATH with a model of the other side instead."
+                )
         for player in learners:
-            for spec in [s for s, _ in pool if s != SELF] + [self.eval_opponent]:
+            for spec in [s for s, _ in pool if s not in SNAPSHOT_SPECS] + [self.eval_opponent]:
                 build_agent(spec, game, 1 - player, 0)
             if self.imitate is not None:
                 build_agent(self.imitate, game, player, 0)
@@ -254,7 +255,7 @@ def _imitate(config: TrainConfig, model, progress: bool, executor) -> dict[str, 
     from training.envs import build_env
     from training.imitation import behaviour_clone, collect, collect_on
 
-    pool = parse_pool([s for s in config.opponents if s != SELF] or ["random"], None)
+    pool = parse_pool([s for s in config.opponents if s not in SNAPSHOT_SPECS] or ["random"], None)
     env_args = (config.game, config.side, config.options, pool, config.reward, None)
     if executor.parallelism > 1:
         data = collect_on(executor, env_args, config.imitate, config.imitation_games, config.seed,

@@ -74,7 +74,9 @@ game seed from the env's ``np_random`` (so one seeded reset makes the whole
 sequence of episodes reproducible). The opponent is rebuilt (named kinds) or
 re-seeded (an Agent object with a ``seed(int)`` method) every reset with a seed
 derived from the game seed: same seed + same learner actions = same episode.
-``info["episode_seed"]`` is the game seed. In the rare game where the learner
+``info["episode_seed"]`` is the game seed. An Agent object with a ``game_over(r)``
+method hears the end of every episode that is not truncated, ``r`` its own return
+(the training league's prioritised self-play counts its results that way). In the rare game where the learner
 never gets a decision the env starts a new game with the next seed drawn from
 ``np_random``.
 
@@ -341,6 +343,9 @@ class WargameEnv(gym.Env):
         """Mark the episode over (``outcome`` None: truncated) and prepare the next one."""
         self._done = True
         self._outcome = outcome
+        game_over = getattr(self.opponent_agent, "game_over", None)
+        if outcome is not None and game_over is not None:  # e.g. the training league's PFSP scores
+            game_over(outcome.returns[self.opponent_player])
         if self.end_mask == "next":
             self._next = self._new_episode(None, None)
 
