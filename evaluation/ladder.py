@@ -1,12 +1,13 @@
 """One ladder per game: every agent of a game rated on one Bradley-Terry scale.
 
-``python -m evaluation.ladder [--game G ...] [--games 100] [--search mcts:20 mcts:100]
+``python -m evaluation.ladder [--game G ...] [--games 100] [--search SPEC ...]
 [--search-games 10] [--agent SPEC ...] [--workers 2] [--seed 7] [--out reports/ladders]``
 
 Agents. For each game: ``random``, ``heuristic`` (where the game has one), ``ppo`` (where
 a model ships for at least one of its sides; it plays only those sides), every ``--agent``
 spec that builds for that game (e.g. a league bot, ``ppo:runs/x/model.safetensors``; one
-that does not is left out with a note), and the ``--search`` specs.
+that does not is left out with a note), and the ``--search`` specs (default: the guided search
+of :mod:`agents.mcts` at 5 and 20 simulations a decision, labelled ``g5`` and ``g20``).
 
 Games. Search agents cost 100 to 1,000 times more per decision than the others, so the
 ladder plays two kinds of pairings and fits one model to all of them:
@@ -22,6 +23,10 @@ agent does not change the games of the others. The fit is :func:`evaluation.rati
 over every game (anchor ``random`` = 0 Elo; draws = half wins; a side-0 advantage term),
 with 95 % intervals; an agent with few games gets a wide interval, not a wrong rank.
 
+Labels. Any ``--search`` or ``--agent`` entry may be written ``LABEL=SPEC`` (a label holds no
+``:``), e.g. ``g20=mcts:simulations=20,rollout=heuristic``: the ladder shows the label; the games'
+seeds still come from the spec.
+
 Output: ``<out>/<game>.md`` (the ladder, the side advantage, each pairing's W/D/L) and
 ``<out>/<game>.json`` (ratings, tallies and every game's outcome), plus ``<out>/README.md``
 with every game's ladder in one page. Progress goes to stderr, one line per pairing group.
@@ -30,6 +35,7 @@ with every game's ladder in one page. Progress goes to stderr, one line per pair
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 import time
@@ -45,7 +51,8 @@ from evaluation.tournament import AgentSpecError, check_agents, run_tournament
 from fof_env.core.files import write_text_atomic
 from fof_env.core.registry import list_games, make_game
 
-DEFAULT_SEARCH = ("mcts:20", "mcts:100")
+GUIDED = "rollout=heuristic,rollout_limit=20,evaluation=score,prior=heuristic"  # agents/mcts.py's guided search
+DEFAULT_SEARCH = (f"g5=mcts:simulations=5,{GUIDED}", f"g20=mcts:simulations=20,{GUIDED}")
 # the generic scenario engines play Lost & Found by default: the same games as lost_and_found and
 # fubar_lost_and_found, so a default run leaves them out (name them with --game to rate them)
 SCENARIO_ENGINES = ("force_on_force", "fubar")
@@ -92,6 +99,15 @@ class Ladder:
         }
 
 
+def split_label(entry: str) -> tuple[str, str]:
+    """``"LABEL=SPEC"`` -> ``(LABEL, SPEC)`` when the text before the first ``=`` holds no ``:``;
+    otherwise ``(entry, entry)`` (a plain spec, its own label)."""
+    head, eq, rest = entry.partition("=")
+    if eq and head and ":" not in head and rest:
+        return head, rest
+    return entry, entry
+
+
 def _playable(game_name: str, spec: str) -> str | None:
     """None if ``spec`` builds for at least one side of ``game_name``, else why not (one line)."""
     try:
@@ -118,6 +134,9 @@ def play_ladder(game_name: str, *, games: int, search: Sequence[str], search_gam
                 log: TextIO = sys.stderr) -> Ladder:
     """Play ``game_name``'s ladder (see the module docstring)."""
     start = time.perf_counter()
+    labels = dict(split_label(e)[::-1] for e in (*extra, *search))  # spec -> label
+    extra = [split_label(e)[1] for e in extra]
+    search = [split_label(e)[1] for e in search]
     base, notes = ladder_agents(game_name, extra)
     for spec in search:
         why = _playable(game_name, spec)
@@ -138,8 +157,12 @@ def play_ladder(game_name: str, *, games: int, search: Sequence[str], search_gam
         for i, spec in enumerate(search):
             for other in base + list(search[:i]):
                 play([spec, other], search_games, False)
-    return Ladder(game_name, names, base + list(search), list(search), outcomes, notes,
-                  time.perf_counter() - start)
+    def label(spec: str) -> str:
+        return labels.get(spec, spec)
+
+    outcomes = [dataclasses.replace(o, agents=(label(o.agents[0]), label(o.agents[1]))) for o in outcomes]
+    return Ladder(game_name, names, [label(a) for a in base + list(search)], [label(a) for a in search],
+                  outcomes, notes, time.perf_counter() - start)
 
 
 def ladder_markdown(ladder: Ladder, level: int = 2) -> str:

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from agents import make_agent
 from fof_env.core.registry import make_game
 
-# rule -> (what 004 calls it, how it shows: ("roll"|"decision"|"note", regular expression))
+# rule -> (what 004 calls it, how it shows: ("roll"|"decision"|"note"|"event"|"card", regular expression))
 RULES: dict[str, tuple[str, tuple[str, str]]] = {
     "first_aid_check": ("First Aid check (standard or Medic table)", ("roll", r"^first aid check of ")),
     "dead_tq_check": ("Dead: TQ check to act normally", ("roll", r"after a man killed$")),
@@ -44,6 +44,7 @@ RULES: dict[str, tuple[str, tuple[str, str]]] = {
     "fog_card_drawn": ("a WWII Fog of War card drawn", ("event", r"^FogCardDrawn$")),
     "fog_card_kept": ("a card kept in hand", ("note", r"draws a Fog of War card and keeps it$")),
     "fog_card_played": ("a card played or resolved", ("event", r"^FogCardPlayed$")),
+    "reserve_enters": ("a card reserve enters play (R70)", ("card", r"(enters at |gains a Hidden sniper team$)")),
 }
 
 
@@ -51,7 +52,7 @@ def rules_in_game(decisions: Iterable[str], events: Iterable) -> Counter:
     """Counts of each rule of :data:`RULES` in one game (its decision kinds and its events)."""
     found: Counter = Counter()
     compiled = {rule: (where, re.compile(pattern)) for rule, (_, (where, pattern)) in RULES.items()}
-    texts: dict[str, list[str]] = {"decision": list(decisions), "roll": [], "note": [], "event": []}
+    texts: dict[str, list[str]] = {"decision": list(decisions), "roll": [], "note": [], "event": [], "card": []}
     for event in events:
         name = type(event).__name__
         texts["event"].append(name)
@@ -59,6 +60,8 @@ def rules_in_game(decisions: Iterable[str], events: Iterable) -> Counter:
             texts["roll"].append(event.purpose)
         elif name == "Note":
             texts["note"].append(event.text)
+        elif name == "FogCardPlayed":  # "<card key>: <target>"
+            texts["card"].append(f"{event.card}: {event.target}")
     for rule, (where, pattern) in compiled.items():
         found[rule] = sum(1 for text in texts[where] if pattern.search(text))
     return found

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import json
 
-from evaluation.ladder import default_games, ladder_agents, main, play_ladder
+from evaluation.ladder import default_games, ladder_agents, main, play_ladder, split_label
 
 
 def test_default_games_leave_out_the_generic_scenario_engines():
@@ -54,3 +54,13 @@ def test_a_bad_search_spec_is_one_line_and_writes_nothing(tmp_path, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-1].startswith("error: search agent mcts:bogus=1: ") and "unknown mcts option" in err[-1]
     assert not (tmp_path / "out").exists()
+
+
+def test_a_label_names_an_agent_in_the_ladder_without_changing_its_games():
+    plain = play_ladder("strike_force_one", games=1, search=["mcts:2"], search_games=1, log=io.StringIO())
+    labelled = play_ladder("strike_force_one", games=1, search=["m2=mcts:2"], search_games=1, log=io.StringIO())
+    assert "m2" in labelled.agents and "mcts:2" not in labelled.agents
+    rename = {"mcts:2": "m2"}
+    assert [(tuple(rename.get(a, a) for a in o.agents), o.seed, o.winner) for o in plain.outcomes] == [
+        (o.agents, o.seed, o.winner) for o in labelled.outcomes]
+    assert split_label("ppo:C:/x=y.safetensors") == ("ppo:C:/x=y.safetensors", "ppo:C:/x=y.safetensors")

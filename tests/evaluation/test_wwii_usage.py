@@ -6,6 +6,7 @@ from __future__ import annotations
 from evaluation import wwii_usage
 from fof_env.core.events import DiceRolled
 from fof_env.force_on_force.events import Note
+from fof_env.force_on_force.rules.wwii_fog import FogCardPlayed
 
 
 def test_a_rule_is_recognised_by_its_roll_its_decision_or_its_note():
@@ -16,6 +17,13 @@ def test_a_rule_is_recognised_by_its_roll_its_decision_or_its_note():
     assert found["first_aid_check"] == 2 and found["bail_out_check"] == 1 and found["bail_out"] == 1
     assert found["mg_team_fire"] == 1 and found["call_medic"] == 1 and found["walking_wounded"] == 2
     assert found["unbutton"] == 0 and found["air_strike"] == 0
+
+
+def test_a_reserve_entering_is_recognised_by_its_card_event():
+    events = [FogCardPlayed("us", "brownings_buzz_saw", "us.MMG enters at x05y07"),
+              FogCardPlayed("us", "hunted", "ger gains a Hidden sniper team"),
+              FogCardPlayed("ger", "tank_support", "no reserve unit of ger for it in this scenario: no effect")]
+    assert wwii_usage.rules_in_game([], events)["reserve_enters"] == 2
 
 
 def test_every_wwii_rule_fires_in_some_of_24_heuristic_games():
