@@ -19,7 +19,7 @@ game). Always from the point of view of ``player``:
   a scenario without the ``downed_pilot`` rule).
 * **decision** ``19 (+ 2 with the wwii_first_aid rule: call_medic, walking_wounded) + 4 x U + 6 + 11``:
   kind one-hot; the acting unit (the unit making its first aid check), its target(s), the
-  unit asked / moving, the unit that fired on it or whose Overwatch fire it may interrupt (each a
+  unit asked / moving / a card reserve its owner places (R70), the unit that fired on it or whose Overwatch fire it may interrupt (each a
   one-hot over the unit order above);
   window is a move, window is a fire, destination x, y, reaction move, Tactical only; Fog of
   War result one-hot.
@@ -255,6 +255,8 @@ def encode(s, player: int) -> np.ndarray:
             obs[d + 3 * n_units + slot[s.interrupted]] = 1.0
     elif k == D_MOVE:
         asked = s.mover
+    elif k == D_FOW_POINT and s.cards is not None:  # the card reserve this player places (rules R70)
+        asked = s.reserve_being_placed(player)
     elif k == D_RETURN:
         asked = s.ret_queue[0][1]
         obs[d + 3 * n_units + slot[s.ret_queue[0][0]]] = 1.0

@@ -21,7 +21,7 @@ import fof_env
 from fof_env import ScriptedDice
 from fof_env.core.errors import ScenarioError
 from fof_env.core.view import view
-from fof_env.force_on_force.constants import AUTO, ST_SELECT
+from fof_env.force_on_force.constants import AUTO, BASE_KINDS, ST_SELECT
 from fof_env.force_on_force.observation import UNIT_FEATURES, piece, unit_row
 from fof_env.force_on_force.rules.wwii_fog import FogCardPlayed, card_keys, card_specs, full_deck
 from fof_env.force_on_force.rules.wwii_vehicles import VEHICLE_FEATURES
@@ -379,3 +379,22 @@ def test_every_quotation_in_this_file_is_004s_words():
                     quotes += 1
                     assert " ".join(quote.split()) in text, (node.name, quote)
     assert quotes >= 9
+
+
+def test_the_owner_sees_which_reserve_it_places_and_the_other_side_does_not():
+    """During Browning's Buzz-Saw's placement the US observation's "unit asked" one-hot names us.MMG (so a
+    learner knows which unit it places); the German observation's does not, and neither does the US one
+    before the card is drawn."""
+    s = state("brownings_buzz_saw", units={"us.A": {"at": "x03y03"}, "ger.1": {"at": "x31y31"}})
+    d_at, _ = piece(s.LAYOUT, "decision")
+    n = s.NUM_UNITS
+    asked = d_at + BASE_KINDS + s.LAYOUT.extra_kinds + 2 * n  # the "unit asked" one-hot over the unit order
+
+    def asked_units(player: int) -> list[int]:
+        return [i for i in range(n) if s.observation(player)[asked + i]]
+
+    assert asked_units(0) == []
+    draw(s, "us")
+    assert s.decision.kind == "reinforce_point"
+    mmg_slot = s.SIDE_UNITS[0].index(unit(s, "us.MMG"))  # own units come first in the US order
+    assert asked_units(0) == [mmg_slot] and asked_units(1) == []

@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import Any
 
 from fof_env.force_on_force import events as ev
-from fof_env.force_on_force.constants import FIGURE_STATES, OK
+from fof_env.force_on_force.constants import D_FOW_POINT, FIGURE_STATES, OK
 
 # the card key -> (Troop Quality, Morale) the card gives its unit (004's words in CARD_QUOTES)
 CARD_STATS = {
@@ -110,6 +110,19 @@ class WWIIReserves:
         if not reserves:
             return -1
         return next((u for u in self.SIDE_UNITS[side] if reserves[u] == card), -1)
+
+    def reserve_being_placed(self, player: int) -> int:
+        """The reserve unit ``player`` is placing in the open ``reinforce_point`` decision (-1: none, or
+        another player's; the observation's "asked unit" slot)."""
+        from fof_env.force_on_force.rules.wwii_fog import OFFER, RESOLVE, card_specs
+
+        if self.kind != D_FOW_POINT or self.cards is None or not self.fow_queue:
+            return -1
+        code, side = self.fow_queue[0]
+        if side != player or not RESOLVE <= code < OFFER:
+            return -1
+        spec = card_specs()[code - RESOLVE]
+        return self.reserve_unit(side, spec.key) if spec.effect == "reserve" else -1
 
     def reserve_points(self, side: int, card: str) -> list[int]:
         """The points where ``side`` may place its reserve for ``card`` (module docstring, rulings R70)."""
