@@ -20,7 +20,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 from agents.ppo import BOTH_SIDES, PolicyAgent
 from evaluation.match import build_agent, play_game
 from evaluation.stats import wilson_interval
-from training.opponents import checkpoint_name, checkpoints
+from training.opponents import checkpoint_name, checkpoint_steps, checkpoints
 
 
 def sides_of(game, side: str) -> list[int]:
@@ -163,10 +163,10 @@ class Checkpointer(BaseCallback):
     ``on_save(path)``. ``both_sides``: the policy plays both sides (recorded in the file)."""
 
     def __init__(self, folder: Path, every: int, keep: int, on_save: Callable[[Path], None], *,
-                 both_sides: bool = False):
+                 both_sides: bool = False, curve: list[dict[str, Any]] | None = None):
         super().__init__()
         self.folder, self.every, self.keep, self.on_save = folder, every, keep, on_save
-        self.both_sides = both_sides
+        self.both_sides, self.curve = both_sides, curve
         self._next = every
 
     def _init_callback(self) -> None:
@@ -180,13 +180,32 @@ class Checkpointer(BaseCallback):
         return True
 
     def save(self) -> Path:
-        path = save_checkpoint(self.model, self.folder, self.keep, both_sides=self.both_sides)
+        path = save_checkpoint(self.model, self.folder, self.keep, both_sides=self.both_sides, curve=self.curve)
         self.on_save(path)
         return path
 
 
-def save_checkpoint(model, folder: Path, keep: int, *, both_sides: bool = False) -> Path:
-    """Save ``model`` as ``folder/ckpt_<steps>.safetensors`` and delete all but the latest ``keep``.
+def evaluation_scores(curve: list[dict[str, Any]]) -> dict[int, float]:
+    """Timesteps -> the mean win rate of the evaluation points there (over the sides evaluated)."""
+    scores: dict[int, list[float]] = {}
+    for point in curve:
+        scores.setdefault(point["timesteps"], []).append(point["win_rate"])
+    return {steps: sum(rates) / len(rates) for steps, rates in scores.items()}
+
+
+def best_evaluated(paths: list[Path], curve: list[dict[str, Any]]) -> tuple[float, int, Path] | None:
+    """``(score, steps, path)`` of the checkpoint in ``paths`` whose evaluation scored best (ties: the
+    later one); None when none has an evaluation point."""
+    scores = evaluation_scores(curve)
+    kept = [(scores[checkpoint_steps(p)], checkpoint_steps(p), p) for p in paths if checkpoint_steps(p) in scores]
+    return max(kept) if kept else None
+
+
+def save_checkpoint(model, folder: Path, keep: int, *, both_sides: bool = False,
+                    curve: list[dict[str, Any]] | None = None) -> Path:
+    """Save ``model`` as ``folder/ckpt_<steps>.safetensors`` and delete all but the latest ``keep``
+    and, given the run's evaluation ``curve``, the best evaluated one (what ``--resume --best``
+    finishes from: never pruned).
 
     The file holds tensors and JSON only (:func:`agents.policy_io.write_checkpoint`): the
     policy (float32), Adam's state, and ``num_timesteps``/``_n_updates``; it is written to a
@@ -199,8 +218,11 @@ def save_checkpoint(model, folder: Path, keep: int, *, both_sides: bool = False)
     path = folder / checkpoint_name(model.num_timesteps)
     counters = {"num_timesteps": int(model.num_timesteps), "_n_updates": int(model._n_updates)}
     write_checkpoint(path, model.policy, counters, both_sides)
-    for old in checkpoints(folder)[:-keep]:
-        old.unlink(missing_ok=True)
+    found = checkpoints(folder)
+    best = best_evaluated(found, curve) if curve else None
+    for old in found[:-keep]:
+        if best is None or old != best[2]:
+            old.unlink(missing_ok=True)
     return path
 
 

@@ -53,7 +53,7 @@ from typing import Any
 from agents.policy_io import CARD_FORMAT, Checkpoint, ModelFileError, WriteError, write_atomic
 from agents.ppo import BOTH_SIDES, scenario_id
 from evaluation.executors import BACKENDS, make_executor
-from training.opponents import SNAPSHOT_SPECS, checkpoint_steps, checkpoints, parse_pool
+from training.opponents import SNAPSHOT_SPECS, checkpoints, parse_pool
 
 CONFIG = "config.json"
 LR_SCHEDULES = ("constant", "linear")
@@ -346,17 +346,12 @@ def write_card(path: Path, config: TrainConfig, game, progress: dict[str, Any],
 def best_checkpoint(folder: Path, curve: list[dict[str, Any]]) -> tuple[Path, dict[str, Any]]:
     """The kept checkpoint whose evaluation point scored best (mean win rate over the sides
     evaluated; ties: the later one), with what was chosen."""
-    scores: dict[int, list[float]] = {}
-    for point in curve:
-        scores.setdefault(point["timesteps"], []).append(point["win_rate"])
-    kept = []
-    for path in checkpoints(folder):
-        steps = checkpoint_steps(path)
-        if steps in scores:
-            kept.append((sum(scores[steps]) / len(scores[steps]), steps, path))
-    if not kept:
+    from training.callbacks import best_evaluated
+
+    chosen = best_evaluated(checkpoints(folder), curve)
+    if chosen is None:
         raise ValueError(f"no checkpoint in {folder} has an evaluation point to choose by")
-    score, steps, path = max(kept)
+    score, steps, path = chosen
     return path, {"checkpoint": path.name, "timesteps": steps, "eval_win_rate": round(score, 4)}
 
 
@@ -459,7 +454,8 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
             for point in evaluator.evaluate(model):
                 log(f"  step 0: {point['side']} vs {point['opponent']} win rate {point['win_rate']:.3f}")
         checkpointer = Checkpointer(ckpt_dir, config.checkpoint_every, config.keep_checkpoints,
-                                    on_save=lambda _path: save_progress(model), both_sides=both)
+                                    on_save=lambda _path: save_progress(model), both_sides=both,
+                                    curve=state["curve"])
         remaining = 0 if best else config.steps - model.num_timesteps
         try:
             if remaining > 0:
@@ -467,11 +463,11 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
                     model.learn(remaining, callback=[evaluator, checkpointer],
                                 reset_num_timesteps=checkpoint is None, tb_log_name="ppo", progress_bar=progress)
         except KeyboardInterrupt:
-            path = save_checkpoint(model, ckpt_dir, config.keep_checkpoints, both_sides=both)
+            path = save_checkpoint(model, ckpt_dir, config.keep_checkpoints, both_sides=both, curve=state["curve"])
             save_progress(model)
             log(f"\ninterrupted: saved {path}; continue with: fof train --resume {run}")
             raise
-        save_checkpoint(model, ckpt_dir, config.keep_checkpoints, both_sides=both)
+        save_checkpoint(model, ckpt_dir, config.keep_checkpoints, both_sides=both, curve=state["curve"])
         save_progress(model)
         round_to_half(model.policy)  # the final evaluation plays the weights model.safetensors ships
         final = evaluate_policy(game, config.side, model.policy, config.eval_opponent,

@@ -265,3 +265,25 @@ def test_an_unknown_vectorisation_is_refused():
     config = TrainConfig(game="strike_force_one", side="soviet", out="unused", vec_env="threads")
     with pytest.raises(ValueError, match="--vec-env must be one of auto, dummy, subproc, got 'threads'"):
         config.validate()
+
+
+def test_pruning_keeps_the_latest_checkpoints_and_the_best_evaluated_one(tmp_path):
+    """keep=2 keeps the two latest checkpoints, and the one whose evaluation scored best even when it is
+    older (what --resume --best finishes from); without a curve only the latest two stay."""
+    from sb3_contrib import MaskablePPO
+
+    from fof_env.envs.gym_env import WargameEnv
+
+    model = MaskablePPO("MlpPolicy", WargameEnv("strike_force_one", side="soviet", opponent="random"),
+                        n_steps=64, batch_size=32, n_epochs=1, seed=0, device="cpu",
+                        policy_kwargs={"net_arch": {"pi": [8], "vf": [8]}})
+    curve = [{"timesteps": 100, "win_rate": 0.5}, {"timesteps": 200, "win_rate": 0.9},
+             {"timesteps": 300, "win_rate": 0.4}, {"timesteps": 400, "win_rate": 0.6}]
+    for steps in (100, 200, 300, 400, 500):
+        model.num_timesteps = steps
+        callbacks.save_checkpoint(model, tmp_path / "with", keep=2, curve=curve)
+        callbacks.save_checkpoint(model, tmp_path / "without", keep=2)
+    assert sorted(p.name for p in (tmp_path / "with").iterdir()) == [
+        "ckpt_200.safetensors", "ckpt_400.safetensors", "ckpt_500.safetensors"]
+    assert sorted(p.name for p in (tmp_path / "without").iterdir()) == [
+        "ckpt_400.safetensors", "ckpt_500.safetensors"]
