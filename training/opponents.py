@@ -20,7 +20,8 @@ this process's training episodes so far (the env reports each finished episode t
 :meth:`OpponentPool.game_over`), so the snapshots the learner still loses to come back most often
 and a beaten one fades without vanishing. The scores are shared by every pool of the process
 (all envs of ``DummyVecEnv``; each ``SubprocVecEnv`` worker keeps its own), so the draws stay a
-function of the episode sequence, hence of the seeds. Mixed with the scripted bots by the pool's
+function of the episode sequence, hence of the seeds. They live in memory only: a run resumed with
+``--resume`` starts them afresh (so its draws differ from an uninterrupted run's). Mixed with the scripted bots by the pool's
 weights (``--opponent league heuristic random --opponent-weights 0.6 0.3 0.1``), this is the
 ``--side both`` league.
 
