@@ -330,8 +330,7 @@ class MCTSAgent:
             return legal[0]
         start = time.perf_counter()
         root = _Node()
-        search = self._search if self._plain else self._search_guided
-        iterations, nodes = search(state, root, start)
+        iterations, nodes = self._search(state, root, start)
         edges = root.kids.get((state.current_player, state.decision_kind), {})
         visits = {a: edges[a].visits for a in legal if a in edges}
         rewards = {a: edges[a].value for a in legal if a in edges}
@@ -352,7 +351,7 @@ class MCTSAgent:
 
     @property
     def _plain(self) -> bool:
-        """Today's search (random rollouts, no evaluation, no prior): the original loop."""
+        """The unguided search (random rollouts, no evaluation, no prior)."""
         return self.rollout == "random" and self.evaluation == "none" and self.prior == "none"
 
     def _policies(self) -> list | None:
@@ -364,8 +363,9 @@ class MCTSAgent:
 
         return [make_heuristic(self.game, p, seed=self.rng.getrandbits(32)) for p in (0, 1)]
 
-    def _search_guided(self, state, root: _Node, start: float) -> tuple[int, int]:
-        """The search with the options: a heuristic prior (PUCT), heuristic rollouts (with
+    def _search(self, state, root: _Node, start: float) -> tuple[int, int]:
+        """Run the iterations; returns (iterations, nodes created). UCT with uniformly random
+        rollouts, or with the options: a heuristic prior (PUCT), heuristic rollouts (with
         ``epsilon`` random actions) and/or an evaluation at the rollout cut-off."""
         rng = self.rng
         rand = rng.random
@@ -379,6 +379,7 @@ class MCTSAgent:
         clock = time.perf_counter
         determinize = self._determinize
         bots = self._policies()
+        look_ahead = not self._plain  # a guided iteration is costly: stop before it would overrun
         use_prior = self.prior == "heuristic"
         mix = self.prior_mix
         heuristic_rollout = self.rollout == "heuristic"
@@ -395,8 +396,8 @@ class MCTSAgent:
             if deadline is None:
                 if it >= budget:
                     break
-            elif it and clock() + (clock() - start) / it >= deadline:
-                break  # the next iteration (as long as the mean so far) would overrun the budget
+            elif it and clock() + ((clock() - start) / it if look_ahead else 0.0) >= deadline:
+                break  # guided: the next iteration (as long as the mean so far) would overrun the budget
             it += 1
             world = determinize(state)
             node = root
@@ -507,75 +508,3 @@ class MCTSAgent:
         world = state.determinize(self.player, self.rng)
         world.dice = _SearchDice(self.rng.getrandbits(64))
         return world
-
-    def _search(self, state, root: _Node, start: float) -> tuple[int, int]:
-        """Run the iterations; returns (iterations, nodes created)."""
-        rng = self.rng
-        rand = rng.random
-        c = self.exploration
-        log, sqrt = math.log, math.sqrt
-        limit = self.rollout_limit
-        cap = getattr(self.game, "max_decisions", 10_000)
-        limit = cap if limit is None else min(limit, cap)
-        deadline = None if self.time_budget is None else start + self.time_budget
-        budget = self.simulations
-        clock = time.perf_counter
-        determinize = self._determinize
-        nodes = 1
-        it = 0
-        while True:
-            if deadline is None:
-                if it >= budget:
-                    break
-            elif it and clock() >= deadline:
-                break
-            it += 1
-            world = determinize(state)
-            node = root
-            path: list[tuple[_Node, int]] = []
-            # selection and expansion
-            while not world.is_terminal:
-                legal = world.legal_actions()
-                mover = world.current_player
-                key = (mover, world.decision_kind)
-                edges = node.kids.get(key)
-                if edges is None:
-                    edges = node.kids[key] = {}
-                untried = [a for a in legal if a not in edges]
-                if untried:
-                    action = untried[int(rand() * len(untried))]
-                    child = edges[action] = _Node()
-                    nodes += 1
-                    for a in legal:
-                        kid = edges.get(a)
-                        if kid is not None:
-                            kid.avail += 1
-                    world.apply_unchecked(action)
-                    path.append((child, mover))
-                    break
-                best = None
-                best_score = -math.inf
-                for a in legal:
-                    kid = edges[a]
-                    kid.avail += 1
-                    score = kid.value / kid.visits + c * sqrt(log(kid.avail) / kid.visits)
-                    if score > best_score:
-                        best_score = score
-                        best = a
-                node = edges[best]  # type: ignore[index]
-                world.apply_unchecked(best)  # type: ignore[arg-type]
-                path.append((node, mover))
-            # rollout
-            steps = 0
-            while not world.is_terminal and steps < limit:
-                legal = world.legal_actions()
-                n = len(legal)
-                world.apply_unchecked(legal[int(rand() * n)] if n > 1 else legal[0])
-                steps += 1
-            reward = world.returns() if world.is_terminal else (0.0, 0.0)
-            # back-up
-            root.visits += 1
-            for node, mover in path:
-                node.visits += 1
-                node.value += reward[mover]
-        return it, nodes
