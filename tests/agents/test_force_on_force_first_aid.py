@@ -18,10 +18,9 @@ import fof_env
 from agents.force_on_force_heuristic import ForceOnForceHeuristic
 from fof_env import ScriptedDice
 from tests.agents.bot_checks import act_without_touching
+from tests.force_on_force.helpers import SEED_WWII, seed_says
 
 SCENARIO = Path(fof_env.__file__).parent / "force_on_force" / "scenarios" / "hedgerow_hamlet.json"
-SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
-SEED_WWII = "004_fa8d850a9c124bb3.txt"
 WOODS = [
     {"id": "belt", "kind": "woods", "rect": [20, 0, 26, 36]},  # hides x >= 26 from x <= 19
     {"id": "copse", "kind": "woods", "rect": [0, 9, 12, 13]},  # hides x05y15 from x13y05
@@ -29,15 +28,6 @@ WOODS = [
 ]
 TABLE = {"table": {"width_in": 36, "height_in": 36, "spacing_in": 2}, "features": WOODS}
 US = 0
-
-
-def seed_says(*words: str) -> None:
-    """The quotes are 004's words, checked where ../shared/seeds is beside the checkout (CI's clean clone
-    may not have it; the rule checks below do not need it)."""
-    if (SEEDS / SEED_WWII).exists():
-        text = " ".join((SEEDS / SEED_WWII).read_text(encoding="utf-8").split())
-        for w in words:
-            assert w in text, w
 
 
 def two_medics_game():
@@ -67,7 +57,7 @@ def test_a_medic_is_called_for_casualties_out_of_enemy_sight():
     """004: "may call for a medic to treat them if a medic figure is within Rapid Movement distance. The medic is
     immediately moved to the unit with casualties": us.A (2 down) with us.Doc 10" away, no German in sight:
     the Medic table saves 2 x 1/6 of a dead man (0.43 VP), nothing to risk: the bot calls him."""
-    seed_says("may call for a medic to treat them if a medic figure is within Rapid Movement distance")
+    seed_says(SEED_WWII, "may call for a medic to treat them if a medic figure is within Rapid Movement distance")
     game = fof_env.make_game("wwii_hedgerow_hamlet")
     s = first_aid_state({"us.A": ("x05y05", {"ok": 2, "down": 2}), "us.Doc": ("x15y05", {"ok": 1}),
                          "ger.1": ("x31y05", {"ok": 4})}, [1, 6, 6])  # fmt: skip
@@ -89,7 +79,7 @@ def test_the_medic_stays_in_cover_for_one_casualty_under_fire_but_not_for_three(
 def test_the_medic_is_kept_for_a_later_unit_with_more_casualties():
     """004: "A medic may only treat the wounded of ONE unit per turn.": us.A (1 down, checked first) and us.B
     (3 down) both have us.Doc within 12": the bot passes for us.A and calls him for us.B."""
-    seed_says("A medic may only treat the wounded of ONE unit per turn")
+    seed_says(SEED_WWII, "A medic may only treat the wounded of ONE unit per turn")
     game = fof_env.make_game("wwii_hedgerow_hamlet")
     s = first_aid_state({"us.A": ("x05y05", {"ok": 3, "down": 1}), "us.B": ("x05y27", {"ok": 1, "down": 3}),
                          "us.Doc": ("x05y17", {"ok": 1}), "ger.1": ("x31y05", {"ok": 4})}, [1, 6, 6, 6, 6])  # fmt: skip
@@ -123,8 +113,8 @@ def test_walking_wounded_go_to_the_rear_only_from_a_large_unit_out_of_contact_th
     men, out of the Germans' sight and outside every objective he goes to the rear (``exit``); he stays
     (``hold``) when the Germans see the unit, when it has fewer than 3 unhurt men, when a seriously wounded man
     already slows it, and when it stands in the farmhouse (an objective)."""
-    seed_says("Walking Wounded in a WWII game may be removed from play without penalty to their unit")
-    seed_says("The unit will suffer from the Casualties penalty, however.")
+    seed_says(SEED_WWII, "Walking Wounded in a WWII game may be removed from play without penalty to their unit")
+    seed_says(SEED_WWII, "The unit will suffer from the Casualties penalty, however.")
     game = fof_env.make_game("wwii_hedgerow_hamlet")
     far = {"ger.1": ("x31y31", {"ok": 4})}
     cases = [

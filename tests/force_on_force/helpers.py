@@ -10,6 +10,7 @@ Positions are written in the documented position format
 from __future__ import annotations
 
 from functools import cache
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -20,6 +21,23 @@ from fof_env.force_on_force import events as ev
 
 SEED_QUICK = "000_294bccfd88f0ebda.txt"
 SEED_FULL = "003_b1b2d2a6d4b3bab2.txt"
+SEED_WWII = "004_fa8d850a9c124bb3.txt"
+SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"  # beside the checkout, when it is there
+
+
+def seed_text(name: str) -> str | None:
+    """The seed document ``name`` with its whitespace collapsed, or None where ``../shared/seeds`` is not
+    beside the checkout (CI's clean clone may not have it; the rule checks themselves never need it)."""
+    path = SEEDS / name
+    return " ".join(path.read_text(encoding="utf-8").split()) if path.exists() else None
+
+
+def seed_says(name: str, *words: str) -> None:
+    """Each quote of ``words`` (its whitespace collapsed) is in the seed ``name``, where the seeds are here."""
+    text = seed_text(name)
+    if text is not None:
+        for w in words:
+            assert " ".join(w.split()) in text, w
 
 # Decisions in which a reacting unit is asked something; "pass" declines all of them.
 REACTION_KINDS = ("declare_interrupt", "overwatch_fire", "return_fire")

@@ -30,11 +30,10 @@ from fof_env.force_on_force.rules.wwii_fog import (
     full_deck,
 )
 from fof_env.force_on_force.view import ForceOnForceView
+from tests.force_on_force.helpers import SEED_WWII, seed_text
 
 HERE = Path(__file__).parent
 SCENARIO = HERE / "scenarios" / "crossroads_wwii.json"
-SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
-SEED_WWII = "004_fa8d850a9c124bb3.txt"
 UNITS = {
     "red.1": {"at": "x05y05"},
     "red.2": {"at": "x01y23"},
@@ -94,10 +93,6 @@ def unit(s, name: str) -> int:
     return s.UNIT_NAMES.index(name)
 
 
-def seed_text() -> str:
-    return " ".join((SEEDS / SEED_WWII).read_text(encoding="utf-8").split())
-
-
 # ------------------------------------------------------------------ the deck as data
 def test_the_deck_lists_every_card_of_004_with_its_count():
     """004: "The following Fog of War cards may be used in World War Two scenarios which pit Allied
@@ -112,8 +107,8 @@ def test_the_deck_lists_every_card_of_004_with_its_count():
     assert all(spec.count in (1, 2) for spec in specs)
     for spec in specs:
         assert spec.timing in ("immediate", "held") and spec.status in ("implemented", "reserve", "no_effect")
-    if (SEEDS / SEED_WWII).exists():  # beside a checkout with ../shared/seeds: the quotes are 004's words
-        text = seed_text()
+    text = seed_text(SEED_WWII)
+    if text is not None:  # beside a checkout with ../shared/seeds: the quotes are 004's words
         for spec in specs:
             assert " ".join(spec.quote.split()) in text, spec.key
             assert (f"{spec.name} (x2)" in text) == (spec.count == 2), spec.key

@@ -9,38 +9,14 @@ blue) from positions whose ``fog_cards`` block is written out.
 from __future__ import annotations
 
 import dataclasses
-from functools import cache
-from pathlib import Path
 
 import pytest
 
 import fof_env
 from fof_env.force_on_force.observation import card_features, observation_size, piece
 from fof_env.force_on_force.rules.wwii_fog import card_keys, full_deck
-
-HERE = Path(__file__).parent
-SCENARIO = HERE / "scenarios" / "crossroads_wwii.json"
-SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
-UNITS = {
-    "red.1": {"at": "x05y05"},
-    "red.2": {"at": "x01y23"},
-    "blue.1": {"at": "x13y05"},
-    "blue.2": {"at": "x23y23"},
-}
-
-
-@cache
-def game():
-    return fof_env.make_game("force_on_force", scenario=str(SCENARIO))
-
-
-def seed_says(name: str, *words: str) -> None:
-    """The quotes are the seed's words, checked where ../shared/seeds is beside the checkout (CI's clean
-    clone may not have it; the observation checks do not need it)."""
-    if (SEEDS / name).exists():
-        text = " ".join((SEEDS / name).read_text(encoding="utf-8").split())
-        for w in words:
-            assert w in text, w
+from tests.force_on_force.helpers import seed_says
+from tests.force_on_force.test_wwii_fog_deck import UNITS, game  # the same two-a-side WWII crossroads
 
 
 def state(hands: dict, discards=(), **fog):

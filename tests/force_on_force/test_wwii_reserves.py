@@ -27,10 +27,9 @@ from fof_env.force_on_force.rules.wwii_fog import FogCardPlayed, card_keys, card
 from fof_env.force_on_force.rules.wwii_vehicles import VEHICLE_FEATURES
 from fof_env.force_on_force.scenario import scenario_from_dict
 from fof_env.force_on_force.view import ForceOnForceView
+from tests.force_on_force.helpers import SEED_WWII, seed_says, seed_text
 
 SCENARIO = Path(fof_env.__file__).parent / "force_on_force" / "scenarios" / "hedgerow_hamlet.json"
-SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
-SEED_WWII = "004_fa8d850a9c124bb3.txt"
 UNIT_CARDS = ("hunted", "brownings_buzz_saw", "tank_busters", "tank_support")
 
 
@@ -94,13 +93,6 @@ def in_woods(p: str) -> bool:
                for f in scenario_data()["table"]["features"])  # fmt: skip
 
 
-def seed_says(*words: str) -> None:
-    if (SEEDS / SEED_WWII).exists():  # beside a checkout with ../shared/seeds: the quotes are 004's words
-        text = " ".join((SEEDS / SEED_WWII).read_text(encoding="utf-8").split())
-        for w in words:
-            assert " ".join(w.split()) in text, w
-
-
 # ------------------------------------------------------------------ the scenario declares the reserves
 def test_the_reserves_are_declared_off_the_table_and_not_in_play():
     """004_fa8d850a9c124bb3.txt, "Generic WWII Fog of War Cards": "This deck may be drawn from by both sides when indicated by a
@@ -143,7 +135,7 @@ def test_a_weapons_team_is_placed_within_4_of_a_friend_and_6_from_every_enemy(
     an AT weapon appropriate to the force to which it belongs (Heavy Support)." The friend stands at x03y03,
     the enemy at x11y03 (8" east): the mask is exactly the points within 4" of x03y03 and 6" or more from
     x11y03; the team enters with d8 / d10 and may act at once."""
-    seed_says(
+    seed_says(SEED_WWII,
         'within 4" of a friendly unit but no closer than 6" to an enemy unit',
         "It has a Troop Quality of d8 and Morale of d10.",
         "The team may be activated, React, or engage in Defensive Fire as soon as it is placed.",
@@ -189,7 +181,7 @@ def test_tank_support_enters_from_the_friendly_table_edge(side, name, x):
     your force's table edge. It has a Confident crew with a Troop Quality and Morale of d8." The mask is
     the outermost column of points on the side's edge (US: West, x01; Germans: East, x35), less a point
     held by an enemy unit."""
-    seed_says(
+    seed_says(SEED_WWII,
         "The tank enters the game from your force's table edge.",
         "It has a Confident crew with a Troop Quality and Morale of d8.",
     )
@@ -212,7 +204,7 @@ def test_hunted_gives_the_drawers_opponent_a_hidden_sniper_within_24_inches():
     units. The sniper team is **In Cover** and **Hidden**. It is a two man team with a Troop Quality and
     Morale of D10." The US draws it: the GERMANS place their sniper team, on a woods point (the engine's Hidden is the
     woods' concealment) within 24" of a US unit (us.A at x01y35), not on a US unit's point (us.B at x09y33)."""
-    seed_says(
+    seed_says(SEED_WWII,
         'Your opponent gains a sniper team that can be placed anywhere within 24" of one of your units.',
         "The sniper team is **In Cover** and **Hidden**. It is a two man team with a Troop Quality and Morale of D10.",
     )
@@ -366,9 +358,9 @@ def test_every_quotation_in_this_file_is_004s_words():
 
     from evaluation import rule_index
 
-    if not (SEEDS / SEED_WWII).exists():
+    text = seed_text(SEED_WWII)
+    if text is None:
         pytest.skip("the seeds are not beside this checkout")
-    text = " ".join((SEEDS / SEED_WWII).read_text(encoding="utf-8").split())
     tree = ast.parse(Path(__file__).read_text(encoding="utf-8"))
     quotes = 0
     for node in tree.body:
