@@ -41,6 +41,7 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -75,8 +76,9 @@ class Ladder:
     notes: list[str]
     seconds: float
 
-    @property
+    @cached_property
     def ratings(self) -> Ratings:
+        """The Bradley-Terry fit over every game (fitted once; the Markdown and the JSON both read it)."""
         return fit_ratings(((o.agents[0], o.agents[1], o.side0_points) for o in self.outcomes), self.agents)
 
     def pairings(self) -> list[tuple[str, str]]:
