@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from evaluation.ratings import Ratings, fit_ratings
+from evaluation.report import markdown_table, ratings_rows
 from evaluation.stats import wilson_interval
 from evaluation.tallies import GameOutcome, tally_pairing
 from evaluation.tournament import AgentSpecError, check_agents, run_tournament
@@ -172,10 +173,7 @@ def ladder_markdown(ladder: Ladder, level: int = 2) -> str:
     r = ladder.ratings
     a, b = ladder.player_names
     h = "#" * level
-    lines = [f"{h} {ladder.game}", "",
-             "| rank | agent | rating (Elo) | +/- 95% | games | points |", "|---:|---|---:|---:|---:|---:|"]
-    for i, x in enumerate(r.ratings, start=1):
-        lines.append(f"| {i} | {x.agent} | {x.elo:.0f} | {x.interval:.0f} | {x.games} | {x.points:g} |")
+    lines = [f"{h} {ladder.game}", "", *markdown_table(ratings_rows(r))]
     lines += ["", f"Side advantage of {a} over {b}: {r.side_advantage:+.0f} +/- {1.96 * r.side_advantage_se:.0f} Elo; "
               f"{r.games} games; random = 0; {ladder.seconds:.0f} s.", ""]
     lines += [f"| {a} | {b} | games | {a} W/D/L | {a} score [95%] |", "|---|---|---:|---|---|"]

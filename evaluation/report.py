@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from evaluation.journal import OutputError
+from evaluation.ratings import Ratings
 from evaluation.stats import wilson_interval
 from evaluation.tallies import PairingTally
 from evaluation.tournament import TournamentResult
@@ -153,10 +154,15 @@ def agent_side_table(result: TournamentResult) -> Table:
 
 def ratings_table(result: TournamentResult) -> Table:
     """Rank, agent, rating (Elo), 95 % half-width, games and points (wins + draws / 2)."""
+    return ratings_rows(result.ratings)
+
+
+def ratings_rows(ratings: Ratings) -> Table:
+    """:func:`ratings_table` of any fit (a tournament's, a ladder's)."""
     header = ["rank", "agent", "rating (Elo)", "+/- 95%", "games", "points"]
     rows = [
         [str(i), r.agent, f"{r.elo:.0f}", f"{r.interval:.0f}", str(r.games), f"{r.points:g}"]
-        for i, r in enumerate(result.ratings.ratings, start=1)
+        for i, r in enumerate(ratings.ratings, start=1)
     ]
     return header, rows
 
