@@ -44,7 +44,11 @@ RULES: dict[str, tuple[str, tuple[str, str]]] = {
     "fog_card_drawn": ("a WWII Fog of War card drawn", ("event", r"^FogCardDrawn$")),
     "fog_card_kept": ("a card kept in hand", ("note", r"draws a Fog of War card and keeps it$")),
     "fog_card_played": ("a card played or resolved", ("event", r"^FogCardPlayed$")),
-    "reserve_enters": ("a card reserve enters play (R70)", ("card", r"(enters at |gains a Hidden sniper team$)")),
+    "reserve_enters": ("a card reserve enters play (R70)",
+                       ("card", r"^(hunted|brownings_buzz_saw|tank_busters|tank_support): (.* enters at |.* gains a "
+                                r"Hidden sniper team$)")),
+    "asset_enters": ("an Asset Card's unit enters play (R71)",
+                     ("card", r"^(whered_they_come_from|unexpected_help): .* enters at ")),
 }
 
 

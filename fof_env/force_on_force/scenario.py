@@ -20,7 +20,9 @@ A unit with a ``vehicle`` block is a WWII AFV (its figures are its crew) and ``a
 infantry unit an AT weapon (:mod:`fof_env.force_on_force.rules.wwii_vehicles`, rulings R80-R88).
 A unit with ``"reserve": <card key>`` (Hunted!, Browning's Buzz-Saw, Tank Busters!, Tank Support) is held
 off the table until that WWII Fog of War card is drawn (:mod:`fof_env.force_on_force.rules.wwii_reserves`,
-rulings R70): no ``deploy``, the card's TQ and Morale, at most one a side per card.
+rulings R70): no ``deploy``, the card's TQ and Morale, at most one a side per card. A unit with
+``"reserve": "asset"`` is one of its side's Asset Cards (reconstruction, rulings R71): no ``deploy``, its
+own TQ and Morale, any number a side.
 
 Points are ``[x, y]`` inches; unit deployment marks and the like must be grid points of the
 table (``spacing_in / 2 + k * spacing_in``).
@@ -292,6 +294,7 @@ def scenario_from_dict(data: Any, origin: str = "<dict>") -> Scenario:
         reserve = u.get("reserve")
         if reserve is not None:  # a card reserve (rulings R70): its card's TQ and Morale
             check_reserve(u, where, data.get("fog_of_war"), fail)
+        if reserve in CARD_STATS:  # one unit a side per card; an Asset Card (R71): any number, its own stats
             if (u["side"], reserve) in reserves:
                 raise fail(f"{where}.reserve", f"side {u['side']!r} already holds {reserves[(u['side'], reserve)]!r} "
                                                f"in reserve for {reserve!r} (one unit a side per card)")

@@ -27,11 +27,12 @@ MG_TYPES = ("box", "belt_lmg", "strip_mmg", "mmg", "hmg")  # 004 "World War Two 
 VP_TERMS = ("enemy_kia", "enemy_serious", "enemy_captured", "enemy_casualties", "units_destroyed",
             "feature_held")  # fmt: skip
 FOW_TABLES = ("d10_quick_start", "wwii_deck")  # wwii_deck: 004's card deck (rules/wwii_fog.py)
-# the WWII Fog of War cards that bring a unit: a unit held in reserve for one (rules/wwii_reserves.py, R70)
-RESERVE_CARDS = ("hunted", "brownings_buzz_saw", "tank_busters", "tank_support")
+# the WWII Fog of War cards that bring a unit: a unit held in reserve for one (rules/wwii_reserves.py, R70),
+# or "asset": one of its side's Asset Cards (reconstruction, rulings R71)
+RESERVE_CARDS = ("hunted", "brownings_buzz_saw", "tank_busters", "tank_support", "asset")
 MAX_TABLE_POINTS = 1024  # grid points: bounds the precomputed geometry (n^2 matrices) and the action space
 MAX_FEATURES = 64
-MAX_UNITS = 24  # a scenario with card reserves (rules/wwii_reserves.py) holds up to 4 more units a side
+MAX_UNITS = 24  # a scenario with card reserves and assets (rules/wwii_reserves.py) holds more units a side
 MAX_FIGURES = 12
 
 _XY = {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2}

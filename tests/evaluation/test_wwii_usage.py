@@ -19,11 +19,15 @@ def test_a_rule_is_recognised_by_its_roll_its_decision_or_its_note():
     assert found["unbutton"] == 0 and found["air_strike"] == 0
 
 
-def test_a_reserve_entering_is_recognised_by_its_card_event():
+def test_a_reserve_or_an_asset_entering_is_recognised_by_its_card_event():
     events = [FogCardPlayed("us", "brownings_buzz_saw", "us.MMG enters at x05y07"),
               FogCardPlayed("us", "hunted", "ger gains a Hidden sniper team"),
-              FogCardPlayed("ger", "tank_support", "no reserve unit of ger for it in this scenario: no effect")]
-    assert wwii_usage.rules_in_game([], events)["reserve_enters"] == 2
+              FogCardPlayed("ger", "tank_support", "no reserve unit of ger for it in this scenario: no effect"),
+              FogCardPlayed("us", "unexpected_help", "us.LMG enters at x07y07"),
+              FogCardPlayed("us", "whered_they_come_from", "ger.3 enters at x29y07"),
+              FogCardPlayed("ger", "unexpected_help", "no Asset Card of ger left in this scenario: no effect")]
+    found = wwii_usage.rules_in_game([], events)
+    assert (found["reserve_enters"], found["asset_enters"]) == (2, 2)
 
 
 def test_every_wwii_rule_fires_in_some_of_24_heuristic_games():

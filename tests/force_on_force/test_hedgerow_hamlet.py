@@ -32,8 +32,10 @@ def test_the_order_of_battle_carries_the_mg_teams_and_the_medics():
     names = game.layout.unit_names
     assert names == ("us.A", "us.B", "us.BAR", "us.HQ", "us.Doc", "us.Sherman",
                      "us.MMG", "us.Bazooka", "us.Sherman2", "us.Sniper",  # card reserves (R70)
+                     "us.C", "us.LMG",  # Asset Cards (R71)
                      "ger.MG", "ger.1", "ger.2", "ger.San", "ger.PzIV",
-                     "ger.sMG", "ger.Schreck", "ger.PzIV2", "ger.Sniper")  # the tanks: rules/wwii_vehicles.py (R80-R89)
+                     "ger.sMG", "ger.Schreck", "ger.PzIV2", "ger.Sniper",
+                     "ger.3", "ger.LMG")  # the tanks: rules/wwii_vehicles.py (R80-R89)
     support = dict(zip(names, (p.support for p in game.setup.profiles), strict=True))
     assert support["us.BAR"] == (1,) and support["ger.MG"] == (2,)
     assert [names[u] for u, m in enumerate(game.setup.medic_units) if m] == ["us.Doc", "ger.San"]
@@ -44,7 +46,7 @@ def test_the_game_is_registered_with_a_gym_id_and_a_heuristic():
     import gymnasium as gym
 
     game = fof_env.make_game("wwii_hedgerow_hamlet")
-    assert game.name == "wwii_hedgerow_hamlet" and game.num_actions == 324 + 19 + 11 + 11  # 19 units: 8 card reserves (R70)
+    assert game.name == "wwii_hedgerow_hamlet" and game.num_actions == 324 + 23 + 11 + 11  # 23 units: 8 card reserves (R70), 4 assets (R71)
     env = gym.make("fof_env/WwiiHedgerowHamlet-v0")
     obs, _ = env.reset(seed=0)
     assert obs.shape == game.observation_shape
@@ -92,7 +94,7 @@ def test_the_first_aid_decisions_have_their_own_observation_kinds():
 
     game = fof_env.make_game("wwii_hedgerow_hamlet")
     at, size = piece(game.layout, "decision")
-    assert size == 19 + 2 + 4 * 19 + 6 + 11  # 19 units (the two tanks and the 8 card reserves included)
+    assert size == 19 + 2 + 4 * 23 + 6 + 11  # 19 base kinds + 2; 23 units (the tanks, 8 card reserves, 4 assets)
     assert fof_env.make_game("lost_and_found").observation_shape == (2252,)
     state = game.new_initial_state(3)  # random play of dice seed 3 comes to a medic call
     rng = random.Random(3)
@@ -111,7 +113,7 @@ def test_the_first_aid_piece_shows_react_only_units_and_medics():
 
     game = fof_env.make_game("wwii_hedgerow_hamlet")
     at, size = piece(game.layout, "first_aid")
-    assert size == 2 * 19 and at + size == piece(game.layout, "cards")[0]
+    assert size == 2 * 23 and at + size == piece(game.layout, "cards")[0]
     state = game.state_from_position(
         {
             "stage": "activation",
@@ -123,7 +125,7 @@ def test_the_first_aid_piece_shows_react_only_units_and_medics():
             },
         }
     )
-    obs = state.observation(0)[at : at + size].reshape(19, 2)
+    obs = state.observation(0)[at : at + size].reshape(23, 2)
     assert obs[0].tolist() == [1.0, 0.0] and obs[4].tolist() == [0.0, 1.0] and obs[5:].sum() == 0
-    theirs = state.observation(1)[at : at + size].reshape(19, 2)  # ger units (9) first, then us.A ...
-    assert theirs[9].tolist() == [1.0, 0.0] and theirs[13].tolist() == [0.0, 1.0]
+    theirs = state.observation(1)[at : at + size].reshape(23, 2)  # ger units (11) first, then us.A ...
+    assert theirs[11].tolist() == [1.0, 0.0] and theirs[15].tolist() == [0.0, 1.0]

@@ -106,7 +106,7 @@ def test_the_deck_lists_every_card_of_004_with_its_count():
         "whered_they_come_from", "unexpected_help", "colonel_said_what", "incoming"}  # fmt: skip
     assert all(spec.count in (1, 2) for spec in specs)
     for spec in specs:
-        assert spec.timing in ("immediate", "held") and spec.status in ("implemented", "reserve", "no_effect")
+        assert spec.timing in ("immediate", "held") and spec.status in ("implemented", "reserve", "asset_reconstruction")
     text = seed_text(SEED_WWII)
     if text is not None:  # beside a checkout with ../shared/seeds: the quotes are 004's words
         for spec in specs:
@@ -309,15 +309,17 @@ def test_swiss_cheese_the_opponent_strips_solid_cover():
     ],
 )
 def test_cards_the_seeds_cannot_express_are_discarded_with_no_effect(card):
-    """004: "Your opponent may draw an Asset Card." -- Asset Cards are not in the seeds, and this test
-    scenario declares no card reserve for the unit cards: the card is discarded with no effect (rulings
-    R66, R70)."""
+    """004: "Your opponent may draw an Asset Card." -- Asset Cards are not in the seeds; this test scenario
+    declares no Asset Card (R71) and no card reserve for the unit cards: the card is discarded with no
+    effect (rulings R66, R70, R71)."""
     s = state(card)
     before = s.to_position()["units"]
     draw(s, "red")
     assert used(s) == 0 and s.to_position()["units"] == before
     if card in ("whered_they_come_from", "unexpected_help"):
-        assert played(s) == [("red", card, "no effect in this engine (rulings R66)")]
+        receiver = "blue" if card == "whered_they_come_from" else "red"
+        why = f"no Asset Card of {receiver} left in this scenario: no effect (rulings R66, R71)"
+        assert played(s) == [("red", card, why)]
     else:  # Hunted!'s sniper would be Blue's; the other units Red's
         owner = "blue" if card == "hunted" else "red"
         why = f"no reserve unit of {owner} for it in this scenario: no effect (rulings R66, R70)"

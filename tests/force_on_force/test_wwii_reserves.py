@@ -10,87 +10,34 @@ from __future__ import annotations
 
 import copy
 import json
-import math
-from functools import cache
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import fof_env
-from fof_env import ScriptedDice
 from fof_env.core.errors import ScenarioError
 from fof_env.core.view import view
-from fof_env.force_on_force.constants import AUTO, BASE_KINDS, ST_SELECT
+from fof_env.force_on_force.constants import BASE_KINDS
 from fof_env.force_on_force.observation import UNIT_FEATURES, piece, unit_row
-from fof_env.force_on_force.rules.wwii_fog import FogCardPlayed, card_keys, card_specs, full_deck
+from fof_env.force_on_force.rules.wwii_fog import card_specs, full_deck
 from fof_env.force_on_force.rules.wwii_vehicles import VEHICLE_FEATURES
 from fof_env.force_on_force.scenario import scenario_from_dict
 from fof_env.force_on_force.view import ForceOnForceView
+from tests.force_on_force.hedgerow_helpers import (
+    all_points,
+    dist,
+    draw,
+    game,
+    in_woods,
+    played,
+    scenario_data,
+    state,
+    unit,
+)
 from tests.force_on_force.helpers import SEED_WWII, seed_says, seed_text
 
-SCENARIO = Path(fof_env.__file__).parent / "force_on_force" / "scenarios" / "hedgerow_hamlet.json"
 UNIT_CARDS = ("hunted", "brownings_buzz_saw", "tank_busters", "tank_support")
-
-
-@cache
-def game():
-    return fof_env.make_game("wwii_hedgerow_hamlet")
-
-
-def scenario_data() -> dict:
-    return json.loads(SCENARIO.read_text(encoding="utf-8"))
-
-
-def deck_with(*top: str) -> list[str]:
-    keys = card_keys()
-    rest = [keys[c] for c in full_deck()]
-    for k in top:
-        rest.remove(k)
-    return [*top, *rest]
-
-
-def state(*top: str, units: dict, initiative: str = "us", rolls=(), g=None):
-    """An activation position, turn 1, the deck's top cards ``top``."""
-    pos = {"turn": 1, "initiative": initiative, "units": units, "fog_cards": {"deck": deck_with(*top)}}
-    return (g or game()).state_from_position(pos, dice=ScriptedDice(list(rolls)))
-
-
-def draw(s, side: str) -> None:
-    """``side`` draws the top card, as an unmodified 1 on its reaction test makes it (between activations)."""
-    s._fog_of_war(s.SIDES.index(side))
-    s.kind, s.step = AUTO, ST_SELECT
-    s._legal_cache = s._mask_cache = None
-    s._run()
-
-
-def played(s) -> list[tuple[str, str, str]]:
-    return [(e.side, e.card, e.target) for e in s.events if isinstance(e, FogCardPlayed)]
-
-
-def unit(s, name: str) -> int:
-    return s.UNIT_NAMES.index(name)
-
-
-def xy(name: str) -> tuple[int, int]:
-    """``"x05y11"`` -> (5, 11): coordinates read from the point's name, not from the engine's table."""
-    return int(name[1:3]), int(name[4:6])
-
-
-def all_points() -> list[str]:
-    return [f"x{x:02d}y{y:02d}" for y in range(1, 36, 2) for x in range(1, 36, 2)]
-
-
-def dist(a: str, b: str) -> float:
-    (ax, ay), (bx, by) = xy(a), xy(b)
-    return math.hypot(ax - bx, ay - by)
-
-
-def in_woods(p: str) -> bool:
-    """Inside a woods rectangle of the scenario file (rects lie on even inches, points on odd ones)."""
-    x, y = xy(p)
-    return any(f["kind"] == "woods" and f["rect"][0] < x < f["rect"][2] and f["rect"][1] < y < f["rect"][3]
-               for f in scenario_data()["table"]["features"])  # fmt: skip
 
 
 # ------------------------------------------------------------------ the scenario declares the reserves
@@ -99,7 +46,9 @@ def test_the_reserves_are_declared_off_the_table_and_not_in_play():
     Reaction Test." Each side holds one unit for each card that brings one; none is deployed at set-up (its card is
     not drawn): it has no figure and no point, and Hunted!'s team belongs to the side that GAINS it."""
     g = game()
-    reserves = {g.layout.unit_names[u]: card for u, card in enumerate(g.setup.reserves) if card}
+    reserves = {
+        g.layout.unit_names[u]: card for u, card in enumerate(g.setup.reserves) if card and card != "asset"
+    }
     assert reserves == {"us.MMG": "brownings_buzz_saw", "us.Bazooka": "tank_busters", "us.Sherman2": "tank_support",
                         "us.Sniper": "hunted", "ger.sMG": "brownings_buzz_saw", "ger.Schreck": "tank_busters",
                         "ger.PzIV2": "tank_support", "ger.Sniper": "hunted"}  # fmt: skip
@@ -135,7 +84,8 @@ def test_a_weapons_team_is_placed_within_4_of_a_friend_and_6_from_every_enemy(
     an AT weapon appropriate to the force to which it belongs (Heavy Support)." The friend stands at x03y03,
     the enemy at x11y03 (8" east): the mask is exactly the points within 4" of x03y03 and 6" or more from
     x11y03; the team enters with d8 / d10 and may act at once."""
-    seed_says(SEED_WWII,
+    seed_says(
+        SEED_WWII,
         'within 4" of a friendly unit but no closer than 6" to an enemy unit',
         "It has a Troop Quality of d8 and Morale of d10.",
         "The team may be activated, React, or engage in Defensive Fire as soon as it is placed.",
@@ -181,7 +131,8 @@ def test_tank_support_enters_from_the_friendly_table_edge(side, name, x):
     your force's table edge. It has a Confident crew with a Troop Quality and Morale of d8." The mask is
     the outermost column of points on the side's edge (US: West, x01; Germans: East, x35), less a point
     held by an enemy unit."""
-    seed_says(SEED_WWII,
+    seed_says(
+        SEED_WWII,
         "The tank enters the game from your force's table edge.",
         "It has a Confident crew with a Troop Quality and Morale of d8.",
     )
@@ -204,7 +155,8 @@ def test_hunted_gives_the_drawers_opponent_a_hidden_sniper_within_24_inches():
     units. The sniper team is **In Cover** and **Hidden**. It is a two man team with a Troop Quality and
     Morale of D10." The US draws it: the GERMANS place their sniper team, on a woods point (the engine's Hidden is the
     woods' concealment) within 24" of a US unit (us.A at x01y35), not on a US unit's point (us.B at x09y33)."""
-    seed_says(SEED_WWII,
+    seed_says(
+        SEED_WWII,
         'Your opponent gains a sniper team that can be placed anywhere within 24" of one of your units.',
         "The sniper team is **In Cover** and **Hidden**. It is a two man team with a Troop Quality and Morale of D10.",
     )

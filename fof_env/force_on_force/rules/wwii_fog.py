@@ -21,6 +21,8 @@ deck): the deck in draw order, each side's secret hand, the discards, and the la
   search (``determinize`` redraws the unseen hand from the deck's remaining cards plus that hand).
 * R66, R70: Hunted!, Browning's Buzz-Saw, Tank Busters! and Tank Support bring the scenario's card
   reserve for the card (:mod:`~fof_env.force_on_force.rules.wwii_reserves`), placed by its owner.
+* R71: Where'd THEY Come From? (the drawer's opponent) and Unexpected Help! (the drawer) draw one of the
+  receiving side's Asset Cards, reconstructed as its scenario's ``"reserve": "asset"`` units.
 
 Queue entries (``state.fow_queue``, owner = the entry's side): ``(DRAW, side)`` draw a card,
 ``(RESOLVE + card, side)`` resolve an immediate card, ``(OFFER + k, side)`` offer the card at index
@@ -61,7 +63,7 @@ class CardSpec:
     count: int
     timing: str  # "immediate" | "held"
     effect: str
-    status: str  # "implemented" | "reserve" (a unit card: R70) | "no_effect"
+    status: str  # "implemented" | "reserve" (a unit card: R70) | "asset_reconstruction" (R71)
     quote: str
 
 
@@ -99,6 +101,7 @@ class CardState(NamedTuple):
     markers: tuple[tuple[int, int], ...] = ()  # Watch Where You Step!: (point, side kept 4" away)
     spotter: int = -1  # Watch Where You Step!: the unit that spotted it, while the marker is placed
     hell: tuple[int, ...] = ()  # units under Give 'em Hell! this turn (TQ check at its end)
+    asset: int = -1  # Where'd THEY Come From? / Unexpected Help!: the asset drawn, while it is placed (R71)
 
     def all_cards(self) -> list[int]:
         return sorted(self.deck + self.hands[0] + self.hands[1] + self.discards)
@@ -226,7 +229,7 @@ class WWIIFogDeck:
         self.cards = c._replace(deck=c.deck[1:], discards=c.discards + (card,))
         self.events.append(FogCardDrawn(self.SIDES[side], spec.key, False))
         decider = side ^ 1 if spec.effect in ("swiss_cheese", "marker") else side  # "Your opponent may ..."
-        if spec.key == "hunted":  # "Your opponent gains a sniper team": its owner places it (rulings R70)
+        if spec.key in ("hunted", "whered_they_come_from"):  # "Your opponent gains" / "may draw": it places it
             decider = side ^ 1
         self.fow_queue.insert(0, (RESOLVE + card, decider))
 
@@ -257,6 +260,15 @@ class WWIIFogDeck:
             self.fow_queue.pop(0)
             self._played(side ^ 1 if spec.key == "hunted" else side, spec, why)
             return
+        if spec.effect == "asset":  # an Asset Card, drawn by the side receiving it (reconstruction, R71)
+            why = self.asset_missing(side)
+            if not why:
+                self.cards = self.cards._replace(asset=self.draw_asset(side))
+                self.kind = D_FOW_POINT
+                return
+            self.fow_queue.pop(0)
+            self._played(self._asset_drawer(side, spec), spec, why)
+            return
         if (
             spec.effect == "marker" and self.cards.spotter < 0
         ):  # "Randomly determine the unit that has spotted"
@@ -285,9 +297,10 @@ class WWIIFogDeck:
             return -1
         return victims[self.roll(len(victims), purpose) - 1] if len(victims) > 1 else victims[0]
 
-    def _card_none(self, side: int, spec: CardSpec) -> None:
-        """Cards that need what the seeds lack (Asset Cards): no effect (R66)."""
-        self._played(side, spec, "no effect in this engine (rulings R66)")
+    @staticmethod
+    def _asset_drawer(receiver: int, spec: CardSpec) -> int:
+        """The side that drew the Asset card: Where'd THEY Come From? gives the asset to the drawer's opponent."""
+        return receiver ^ 1 if spec.key == "whered_they_come_from" else receiver
 
     def _card_bell_tolls(self, side: int, spec: CardSpec) -> None:
         roll = self.roll(6, "The Bell Tolls")
@@ -414,10 +427,10 @@ class WWIIFogDeck:
 
     def _card_point_actions(self) -> list[int]:
         """Legal actions of the card's ``reinforce_point`` decision: its points and ``pass`` ("may"), but a
-        card reserve's points only (the unit comes; its owner chooses where, rulings R70)."""
+        card reserve's or an asset's points only (the unit comes; its owner chooses where, rulings R70, R71)."""
         code, _side = self.fow_queue[0]
         points = self._card_points()
-        return points if card_specs()[code - RESOLVE].effect == "reserve" else points + [self.PASS]
+        return points if card_specs()[code - RESOLVE].effect in ("reserve", "asset") else points + [self.PASS]
 
     def _card_points(self) -> list[int]:
         """The ``reinforce_point`` choices of the card being resolved (Swiss Cheese, Fire! Fire!, a reserve)."""
@@ -426,6 +439,8 @@ class WWIIFogDeck:
         effect = spec.effect
         if effect == "reserve":
             return self.reserve_points(side, spec.key)
+        if effect == "asset":
+            return self.asset_points(side)
         if effect == "swiss_cheese":
             return self._swiss_points()
         if effect == "marker":
@@ -533,6 +548,11 @@ class WWIIFogDeck:
         if spec.effect == "reserve":  # side: the reserve's owner; Hunted!'s drawer is the other side
             target = self.enter_reserve(side, spec.key, action)
             self._played(side ^ 1 if spec.key == "hunted" else side, spec, target)
+            return
+        if spec.effect == "asset":  # side: the asset's receiver
+            target = self.enter_reserve(side, spec.key, action, self.cards.asset)
+            self.cards = self.cards._replace(asset=-1)
+            self._played(self._asset_drawer(side, spec), spec, target)
             return
         if spec.effect == "fire":
             if action == self.PASS:

@@ -25,6 +25,19 @@ the points the card allows, with no ``pass`` (the unit comes; only where it goes
 The unit enters with every figure of its order of battle unhurt and the card's Troop Quality and Morale
 (``CARD_STATS``: the scenario's reserve may not say otherwise). With no reserve declared, a reserve already
 in play, or no point the card allows, the card is discarded with no effect and its event says why.
+
+**Asset Cards (reconstruction, rulings R71).** Where'd THEY Come From? ("Your opponent may draw an Asset
+Card. The asset described on the card becomes available to your opponent immediately and may be placed
+anywhere on the table within 6" of one of his units and no closer than 6" from one of yours.") and
+Unexpected Help! (the same for the drawer) need Asset Cards, which no seed lists. A scenario reconstructs a
+side's Asset Cards as its *asset reserves*: units with ``"reserve": "asset"`` (any number a side), each one
+card, with the scenario's own Troop Quality and Morale. The side receiving the asset draws one of its asset
+reserves not yet in play, each as likely (a die with one face per asset left, rolled in the open: the unit
+is placed on the table in sight of both), and places it at once on a ``reinforce_point`` decision over the
+points within 6" of one of its active units and 6" or more from every enemy unit it knows of (active, not
+Hidden). "May draw" is taken as always drawing: a free unit placed out of the enemy's reach never hurts its
+side, and declining would be a decision no player takes. With no asset left or no such point, the card is
+discarded with no effect and its event says why.
 """
 
 from __future__ import annotations
@@ -42,18 +55,22 @@ CARD_STATS = {
     "tank_support": (8, 8),  # "It has a Confident crew with a Troop Quality and Morale of d8."
 }
 RESERVE_CARDS = tuple(CARD_STATS)
+ASSET = "asset"  # ``"reserve": "asset"``: one of a side's Asset Cards (reconstruction, rulings R71)
+ASSET_CARDS = ("whered_they_come_from", "unexpected_help")  # the cards that draw one
 CARD_NAMES = {"hunted": "Hunted!", "brownings_buzz_saw": "Browning's Buzz-Saw", "tank_busters": "Tank Busters!",
               "tank_support": "Tank Support"}  # fmt: skip
 SUPPORT_RANGE_IN = 4.0  # "within 4" of a friendly unit"
 ENEMY_CLEAR_IN = 6.0  # "but no closer than 6" to an enemy unit"
 SNIPER_RANGE_IN = 24.0  # "within 24" of one of your units"
+ASSET_RANGE_IN = 6.0  # an asset: "within 6" of one of his units"
+ASSET_CLEAR_IN = 6.0  # "and no closer than 6" from one of yours"
 _EPS = 1e-9
 
 
 def check_reserve(u: dict[str, Any], where: str, fog: dict[str, Any] | None, fail) -> None:
     """A unit's ``reserve`` (schema-checked card key) against its unit block: ScenarioError via ``fail``."""
     card = u["reserve"]
-    name = CARD_NAMES[card]
+    name = CARD_NAMES.get(card, "its Asset Card")
     if not fog or fog.get("table") != "wwii_deck":
         raise fail(f"{where}.reserve", "a reserve enters only when its card is drawn: the scenario needs "
                                        "\"fog_of_war\": {\"table\": \"wwii_deck\"}")  # fmt: skip
@@ -66,6 +83,8 @@ def check_reserve(u: dict[str, Any], where: str, fog: dict[str, Any] | None, fai
         raise fail(
             f"{where}.reserve", "a reserve unit may not also be 'reinforcements' or 'requires' an option"
         )
+    if card == ASSET:  # an Asset Card: the scenario's unit as it stands (rulings R71)
+        return
     tq, morale = CARD_STATS[card]
     for key, value in (("tq", tq), ("morale", morale)):
         if key in u and u[key] != value:
@@ -94,7 +113,8 @@ def check_reserve(u: dict[str, Any], where: str, fog: dict[str, Any] | None, fai
 
 
 def reserves_of(units) -> tuple[str, ...]:
-    """By unit of a scenario: its reserve card key, "" for a unit set up as usual; () when none is a reserve."""
+    """By unit of a scenario: its reserve card key (or ``"asset"``), "" for a unit set up as usual; () when
+    none is a reserve."""
     out = tuple(u.reserve or "" for u in units)
     return out if any(out) else ()
 
@@ -122,6 +142,8 @@ class WWIIReserves:
         if side != player or not RESOLVE <= code < OFFER:
             return -1
         spec = card_specs()[code - RESOLVE]
+        if spec.effect == ASSET:
+            return self.cards.asset
         return self.reserve_unit(side, spec.key) if spec.effect == "reserve" else -1
 
     def reserve_points(self, side: int, card: str) -> list[int]:
@@ -138,10 +160,18 @@ class WWIIReserves:
             held = set(enemies)
             return [p for p in range(self.NUM_POINTS) if woods[p] and p not in held
                     and any(dist[q][p] <= SNIPER_RANGE_IN + _EPS for q in enemies)]  # fmt: skip
+        return self._points_near_friends(side, SUPPORT_RANGE_IN, ENEMY_CLEAR_IN)
+
+    def _points_near_friends(self, side: int, near: float, clear: float) -> list[int]:
+        """The points within ``near`` inches of one of ``side``'s active units and ``clear`` inches or
+        more from every enemy unit it knows of (active and not Hidden: a Hidden unit must not shape a mask)."""
+        dist = self.sc.table.dist
+        pos, hidden = self.pos, self.hidden
         friends = [pos[f] for f in self.SIDE_UNITS[side] if self.active(f)]
+        enemies = [pos[t] for t in self.SIDE_UNITS[side ^ 1] if self.active(t) and not hidden[t]]
         return [p for p in range(self.NUM_POINTS)
-                if any(dist[q][p] <= SUPPORT_RANGE_IN + _EPS for q in friends)
-                and all(dist[q][p] >= ENEMY_CLEAR_IN - _EPS for q in enemies)]  # fmt: skip
+                if any(dist[q][p] <= near + _EPS for q in friends)
+                and all(dist[q][p] >= clear - _EPS for q in enemies)]  # fmt: skip
 
     def reserve_missing(self, side: int, card: str) -> str:
         """Why ``side``'s reserve for ``card`` cannot enter now ("" when it can)."""
@@ -156,15 +186,44 @@ class WWIIReserves:
             return f"no point where the card lets {self.UNIT_NAMES[u]} enter: no effect (rulings R70)"
         return ""
 
-    def enter_reserve(self, side: int, card: str, point: int) -> str:
-        """``side``'s reserve for ``card`` enters at ``point``: every figure unhurt, the card's TQ and
-        Morale, the sniper In Cover and Hidden. Returns the card's target text for its event."""
-        u = self.reserve_unit(side, card)
+    # ------------------------------------------------------------------ Asset Cards (rulings R71)
+    def assets_left(self, side: int) -> list[int]:
+        """``side``'s asset reserves not yet in play (a unit with no figure has never entered)."""
+        reserves = self.sc.reserves
+        if not reserves:
+            return []
+        return [u for u in self.SIDE_UNITS[side] if reserves[u] == ASSET and not any(self.figs[u])]
+
+    def asset_points(self, side: int) -> list[int]:
+        """Where ``side`` may place a drawn asset: within 6" of one of its active units, 6" or more from
+        every enemy unit it knows of (active and not Hidden)."""
+        return self._points_near_friends(side, ASSET_RANGE_IN, ASSET_CLEAR_IN)
+
+    def asset_missing(self, side: int) -> str:
+        """Why ``side`` cannot receive an asset now ("" when it can)."""
+        if not self.assets_left(side):
+            return (f"no Asset Card of {self.SIDES[side]} left in this scenario: no effect "
+                    "(rulings R66, R71)")  # fmt: skip
+        if not self.asset_points(side):
+            return f"no point where {self.SIDES[side]} may place an asset: no effect (rulings R71)"
+        return ""
+
+    def draw_asset(self, side: int) -> int:
+        """``side`` draws one of its asset reserves left, each as likely (one die roll when more than one)."""
+        left = self.assets_left(side)
+        return left[self.roll(len(left), "draw an Asset Card") - 1] if len(left) > 1 else left[0]
+
+    def enter_reserve(self, side: int, card: str, point: int, u: int = -1) -> str:
+        """``side``'s reserve for ``card`` (or its drawn asset ``u``) enters at ``point``: every figure
+        unhurt, the card's TQ and Morale (an asset: its own), the sniper In Cover and Hidden. Returns the
+        card's target text for its event."""
+        if u < 0:
+            u = self.reserve_unit(side, card)
         prof = self.sc.profiles[u]
         self.figs[u] = [0] * len(FIGURE_STATES)
         self.figs[u][OK] = prof.figures
         self.pos[u] = point
-        self.tq[u], self.morale[u] = CARD_STATS[card]
+        self.tq[u], self.morale[u] = CARD_STATS.get(card, (prof.tq, prof.morale))
         for name in self._UNIT_FLAGS:  # a unit just placed: not activated, not moved, nothing this turn
             getattr(self, name)[u] = 0
         self.hidden[u] = 0
@@ -177,4 +236,4 @@ class WWIIReserves:
         return f"{self.UNIT_NAMES[u]} enters at {self.point_name(point)}"
 
 
-__all__ = ["WWIIReserves", "CARD_STATS", "RESERVE_CARDS", "check_reserve", "reserves_of"]
+__all__ = ["WWIIReserves", "ASSET", "ASSET_CARDS", "CARD_STATS", "RESERVE_CARDS", "check_reserve", "reserves_of"]
