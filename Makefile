@@ -77,6 +77,7 @@ train-shipped: $(STAMP)
 	$(VENV)/bin/fof train --resume runs/shipped-fubar_village_patrol-patrol --best
 	cp runs/shipped-fubar_village_patrol-patrol/model.safetensors agents/models/fubar_village_patrol-patrol.safetensors
 	cp runs/shipped-fubar_village_patrol-patrol/model.json agents/models/fubar_village_patrol-patrol.json
+	$(PY) -m evaluation.curves
 
 clean:
 	rm -rf $(VENV)
