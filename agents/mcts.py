@@ -13,8 +13,10 @@ are read as numbers; ``"none"`` leaves ``time_budget``/``rollout_limit`` unset).
   with ``rollout=heuristic``, the chance of a uniformly random action instead of the heuristic's;
 * ``evaluation=none|score``: the value of a rollout cut off by ``rollout_limit`` before the end:
   ``none`` 0 (a draw), ``score`` :func:`agents.position_values.position_value`;
-* ``prior=none|heuristic``: ``heuristic`` selects in the tree by PUCT with the heuristic's
-  choice as prior; ``prior_mix`` (0..1) is the prior's share spread evenly over all actions.
+* ``prior=none|heuristic|ppo``: ``heuristic`` selects in the tree by PUCT with the heuristic's
+  choice as prior, ``ppo`` with the shipped PPO model's action probabilities for each side that has
+  one (the heuristic's choice for a side without); ``prior_mix`` (0..1) is the prior's share spread
+  evenly over all actions.
 
 A bad option or value raises one line (:class:`~fof_env.core.errors.OptionError`) naming the
 valid options. The defaults are exactly today's search (same statistics for the same seed).
@@ -69,6 +71,13 @@ the real state, and every random choice comes from the agent's RNG, so a search 
   urgency), so the search follows the heuristic until the rollouts say otherwise. A child is
   created when first chosen (no need to try every action first). The action played: most
   visits, ties to the action the heuristic chose most often at the root, then the mean.
+* ``prior=ppo``: the same PUCT with ``P(a) = (1 - prior_mix) * pi(a) / pi(legal) + prior_mix /
+  |legal|``, ``pi`` the mover's shipped PPO policy (:mod:`agents.ppo`) on the mover's own
+  observation of the world. The policy is called once per tree node and mover (its probabilities
+  over the whole action space are kept at the node; a later world renormalises them over its own
+  legal actions), so the network costs one call per node created, not per visit. A side with no
+  shipped model uses the heuristic's choice as above. The policy sees only the determinized world,
+  through the same observation any agent of that side gets.
 
 *Measured* (``fof evaluate --game G --agents heuristic SPEC --games N --workers 1 --seed 7
 --no-mirror``, the 2-core machine at a load of about 4, so far fewer iterations than on an
@@ -189,13 +198,14 @@ class _Node:
     """A tree node: reached by one action path. ``value`` sums the rewards of the player who
     chose the action leading here; ``kids[(mover, kind)][action]`` are its children."""
 
-    __slots__ = ("visits", "value", "avail", "kids")
+    __slots__ = ("visits", "value", "avail", "kids", "priors")
 
     def __init__(self) -> None:
         self.visits = 0
         self.value = 0.0
         self.avail = 0
         self.kids: dict[tuple[int, str], dict[int, _Node]] = {}
+        self.priors: dict[tuple[int, str], Any] | None = None  # prior=ppo: (mover, kind) -> probabilities
 
 
 def _optional_number(value: Any, kind: type, name: str) -> Any:
@@ -212,7 +222,7 @@ def _optional_number(value: Any, kind: type, name: str) -> Any:
 
 _OPTIONS = (
     "simulations (int), time_budget (seconds), exploration (float), rollout_limit (int), "
-    "rollout (random|heuristic), epsilon (0..1), evaluation (none|score), prior (none|heuristic), "
+    "rollout (random|heuristic), epsilon (0..1), evaluation (none|score), prior (none|heuristic|ppo), "
     "prior_mix (0..1)"
 )
 
@@ -279,16 +289,19 @@ class MCTSAgent:
             raise OptionError(f"mcts: rollout_limit must be >= 0, got {rollout_limit!r}")
         self.rollout = _choice(rollout, "rollout", ("random", "heuristic"))
         self.evaluation = _choice(evaluation, "evaluation", ("none", "score"))
-        self.prior = _choice(prior, "prior", ("none", "heuristic"))
+        self.prior = _choice(prior, "prior", ("none", "heuristic", "ppo"))
         self.epsilon = _fraction(epsilon, "epsilon", 0.0)
         self.prior_mix = _fraction(prior_mix, "prior_mix", 0.25)
-        if self.rollout == "heuristic" or self.prior == "heuristic":
+        self._nets: list | None = None
+        if self.prior == "ppo":
+            self._nets = self._shipped_policies(game)
+        if self.rollout == "heuristic" or self.prior == "heuristic" or self._heuristic_prior_needed:
             from agents.heuristic import heuristic_games
 
             if game.name not in heuristic_games():
                 raise OptionError(
-                    f"mcts: rollout=heuristic / prior=heuristic need a game with a heuristic bot "
-                    f"({', '.join(heuristic_games())}), not {game.name!r}"
+                    f"mcts: rollout=heuristic / prior=heuristic (or prior=ppo for a side without a model) need "
+                    f"a game with a heuristic bot ({', '.join(heuristic_games())}), not {game.name!r}"
                 )
         if self.evaluation == "score":
             from agents.position_values import has_position_value
@@ -321,6 +334,28 @@ class MCTSAgent:
         if self.time_budget is None:
             extra.insert(0, f"simulations={self.simulations}")
         return "mcts:" + ",".join(extra)
+
+    @staticmethod
+    def _shipped_policies(game) -> list:
+        """``prior=ppo``: per player, a deterministic :class:`~agents.ppo.PPOAgent` of the model shipped
+        for that side, or None where none ships (an OptionError when no side has one)."""
+        from agents.ppo import PPOAgent, shipped_model_path, shipped_models
+
+        nets = [
+            PPOAgent(game, p) if shipped_model_path(game.name, game.player_names[p]).exists() else None
+            for p in (0, 1)
+        ]
+        if nets == [None, None]:
+            have = ", ".join(m.stem for m in shipped_models()) or "none"
+            raise OptionError(
+                f"mcts: prior=ppo needs a shipped model for a side of {game.name!r} (shipped: {have})"
+            )
+        return nets
+
+    @property
+    def _heuristic_prior_needed(self) -> bool:
+        """Whether a player's prior is the heuristic's choice (prior=heuristic, or prior=ppo without its model)."""
+        return self.prior == "heuristic" or (self._nets is not None and None in self._nets)
 
     # ------------------------------------------------------------------ acting
     def act(self, state) -> int:
@@ -357,7 +392,7 @@ class MCTSAgent:
     def _policies(self) -> list | None:
         """Fresh heuristic bots of both players for one search, seeded from the agent's RNG; they
         only ever see determinized worlds."""
-        if self.rollout != "heuristic" and self.prior != "heuristic":
+        if self.rollout != "heuristic" and not self._heuristic_prior_needed:
             return None
         from agents.heuristic import make_heuristic
 
@@ -380,7 +415,8 @@ class MCTSAgent:
         determinize = self._determinize
         bots = self._policies()
         look_ahead = not self._plain  # a guided iteration is costly: stop before it would overrun
-        use_prior = self.prior == "heuristic"
+        use_prior = self.prior != "none"
+        nets = self._nets
         mix = self.prior_mix
         heuristic_rollout = self.rollout == "heuristic"
         eps = self.epsilon
@@ -412,8 +448,15 @@ class MCTSAgent:
                     edges = node.kids[key] = {}
                 if use_prior:
                     # PUCT: Q + c * P * sqrt(N) / (1 + n), P = the heuristic's choice in this world
-                    # (1 - prior_mix) plus prior_mix spread evenly; an untried action has Q = 0.
-                    hint = bots[mover].act(world) if len(legal) > 1 else legal[0]  # type: ignore[index]
+                    # (1 - prior_mix) or the PPO policy's probabilities, plus prior_mix spread evenly;
+                    # an untried action has the mean of its tried siblings.
+                    net = nets[mover] if nets is not None else None
+                    policy = None
+                    if net is not None and len(legal) > 1:
+                        policy = self._node_prior(node, key, net, world, legal)
+                        hint = max(legal, key=policy.__getitem__)
+                    else:
+                        hint = bots[mover].act(world) if len(legal) > 1 else legal[0]  # type: ignore[index]
                     if node is root:
                         hints[hint] = hints.get(hint, 0) + 1
                     spread = mix / len(legal)
@@ -431,7 +474,10 @@ class MCTSAgent:
                     best_score = -math.inf
                     for a in legal:
                         kid = edges.get(a)
-                        p = spread + (1.0 - mix if a == hint else 0.0)
+                        if policy is None:
+                            p = spread + (1.0 - mix if a == hint else 0.0)
+                        else:
+                            p = spread + (1.0 - mix) * policy[a]
                         if kid is None or not kid.visits:
                             score = fpu + c * p * root_n
                         else:
@@ -500,6 +546,21 @@ class MCTSAgent:
                 node.visits += 1
                 node.value += reward[mover]
         return it, nodes
+
+    @staticmethod
+    def _node_prior(node: _Node, key: tuple[int, str], net, world, legal: list[int]) -> dict[int, float]:
+        """The PPO prior over ``legal`` at ``node``: the policy's probabilities kept at the node
+        (computed on the first world to ask), renormalised over this world's legal actions."""
+        if node.priors is None:
+            node.priors = {}
+        probs = node.priors.get(key)
+        if probs is None:
+            probs = node.priors[key] = net.action_probabilities(world)
+        mass = [float(probs[a]) for a in legal]
+        total = sum(mass)
+        if total <= 0.0:  # another world's legal actions: nothing known, spread evenly
+            return dict.fromkeys(legal, 1.0 / len(legal))
+        return {a: m / total for a, m in zip(legal, mass, strict=True)}
 
     def _determinize(self, state):
         """One world to search: ``state.determinize(player, rng)`` (the only way the search

@@ -289,6 +289,8 @@ GUIDED = {
         "evaluation": "score",
     },
     "prior_and_random_rollout": {"prior": "heuristic", "rollout_limit": 20, "evaluation": "score"},
+    # the shipped PPO model as prior for the side that has one (Soviet, Taliban), the heuristic's for the other
+    "ppo_prior": {"prior": "ppo", "rollout_limit": 20, "evaluation": "score"},
 }
 
 
@@ -329,7 +331,7 @@ def test_guided_options_from_a_command_line_spec():
     [
         ({"rollout": "greedy"}, "rollout must be one of random|heuristic"),
         ({"evaluation": "vp"}, "evaluation must be one of none|score"),
-        ({"prior": "ppo"}, "prior must be one of none|heuristic"),
+        ({"prior": "alphazero"}, "prior must be one of none|heuristic|ppo"),
         ({"epsilon": "1.5"}, "epsilon must be in [0, 1]"),
         ({"epsilon": "often"}, "epsilon must be a number"),
         ({"prior_mix": "-0.1"}, "prior_mix must be in [0, 1]"),
@@ -343,7 +345,38 @@ def test_bad_guided_option_values_give_one_line(options, words):
     message = str(err.value)
     assert words in message and "\n" not in message
     if "rollot" in options:
-        assert "rollout (random|heuristic)" in message and "prior (none|heuristic)" in message
+        assert "rollout (random|heuristic)" in message and "prior (none|heuristic|ppo)" in message
+
+
+def test_a_ppo_prior_needs_a_shipped_model():
+    """``prior=ppo`` on a game with no shipped model for either side is refused in one line naming what ships."""
+    game = fof_env.make_game("compound_raid")
+    with pytest.raises(
+        OptionError, match=r"prior=ppo needs a shipped model for a side of 'compound_raid'"
+    ) as err:
+        make_agent("mcts", game, 0, prior="ppo")
+    assert "\n" not in str(err.value) and "strike_force_one-soviet" in str(err.value)
+
+
+def test_the_ppo_prior_is_asked_once_per_node_and_renormalised_over_the_legal_actions():
+    """The policy's probabilities are kept at the node: a second world asking there costs no call, and
+    its prior is the kept probabilities over its own legal actions, summing to 1."""
+    from agents.mcts import _Node
+
+    class CountingNet:
+        calls = 0
+
+        def action_probabilities(self, world):
+            CountingNet.calls += 1
+            return [0.1, 0.2, 0.3, 0.4]
+
+    node, net = _Node(), CountingNet()
+    first = MCTSAgent._node_prior(node, (0, "move"), net, None, [0, 1, 2, 3])
+    second = MCTSAgent._node_prior(node, (0, "move"), net, None, [1, 3])
+    assert CountingNet.calls == 1
+    assert first == pytest.approx({0: 0.1, 1: 0.2, 2: 0.3, 3: 0.4})
+    assert second == pytest.approx({1: 0.2 / 0.6, 3: 0.4 / 0.6})
+    assert MCTSAgent._node_prior(node, (1, "move"), net, None, [0]) == {0: 1.0} and CountingNet.calls == 2
 
 
 @pytest.mark.parametrize("config", sorted(GUIDED))
