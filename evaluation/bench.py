@@ -19,7 +19,8 @@ rules) and Force on Force "Lost & Found" (full and quick rules); ``--game`` pick
 Each rate is the best of ``--repeats`` timed runs of ``--seconds`` seconds.
 Lost & Found targets (checked and printed): >= 10,000 engine decisions/s
 (validated) and < 50 ms median per random game; FUBAR (both scenarios, ``--game fubar``):
->= 20,000 decisions/s and < 20 ms.
+>= 20,000 decisions/s and < 20 ms; Force on Force WWII "Hedgerow Hamlet" (``--game wwii``, with its
+tanks, the P-47, the card deck, the card reserves and the Asset Cards): >= 10,000 decisions/s.
 """
 
 from __future__ import annotations
@@ -222,7 +223,12 @@ FUBAR_DECISIONS_TARGET = 20_000
 FUBAR_MEDIAN_MS_TARGET = 20.0
 FUBAR_GAMES = (
     ("fubar_lost_and_found", "FUBAR Lost & Found", "fof_env/FubarLostAndFound-v0", ("taliban", "usmc")),
-    ("fubar_village_patrol", "FUBAR Village Patrol", "fof_env/FubarVillagePatrol-v0", ("patrol", "insurgents")),
+    (
+        "fubar_village_patrol",
+        "FUBAR Village Patrol",
+        "fof_env/FubarVillagePatrol-v0",
+        ("patrol", "insurgents"),
+    ),
 )
 
 
@@ -242,8 +248,31 @@ def fubar_rows(seconds: float, repeats: int, median_games: int) -> list[tuple[st
         for side, side_name in enumerate(sides):
             steps = gym_rate(gid, {}, seconds, repeats, side=side)
             rows.append((f"{name}: Gym env steps/s with masks ({side_name} learner)", steps, ""))
-        rows.append((f"{name}: heuristic bot ms per decision (4 games)", bot_ms_per_decision(game_name, {}, 4), ""))
+        rows.append(
+            (f"{name}: heuristic bot ms per decision (4 games)", bot_ms_per_decision(game_name, {}, 4), "")
+        )
     return rows
+
+
+WWII_DECISIONS_TARGET = 10_000
+
+
+def wwii_rows(seconds: float, repeats: int, median_games: int) -> list[tuple[str, float, str]]:
+    """Hedgerow Hamlet (issue 13 target: >= 10,000 engine decisions/s, validated ``apply``)."""
+    name, game_name = "WWII Hedgerow Hamlet", "wwii_hedgerow_hamlet"
+    checked, games = engine_rates(game_name, {}, seconds, repeats, checked=True)
+    unchecked, _ = engine_rates(game_name, {}, seconds, repeats, checked=False)
+    median = median_game_ms(game_name, {}, median_games)
+    return [
+        (f"{name}: engine decisions/s (validated apply)", checked,
+         _verdict(checked >= WWII_DECISIONS_TARGET, f">= {WWII_DECISIONS_TARGET:,}")),
+        (f"{name}: engine decisions/s (apply_unchecked)", unchecked, ""),
+        (f"{name}: random games/s", games, ""),
+        (f"{name}: median ms per random game ({median_games} games)", median, ""),
+        (f"{name}: Gym env steps/s with masks (us learner)", gym_rate("fof_env/WwiiHedgerowHamlet-v0", {}, seconds,
+                                                                      repeats, side=0), ""),
+        (f"{name}: heuristic bot ms per decision (4 games)", bot_ms_per_decision(game_name, {}, 4), ""),
+    ]  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -251,7 +280,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=3.0, help="length of one timed run")
     parser.add_argument("--repeats", type=int, default=3, help="timed runs per figure (best is reported)")
     parser.add_argument(
-        "--game", choices=["all", "strike_force_one", "lost_and_found", "fubar"], default="all", help="what to measure"
+        "--game",
+        choices=["all", "strike_force_one", "lost_and_found", "fubar", "wwii"],
+        default="all",
+        help="what to measure",
     )
     parser.add_argument(
         "--median-games", type=int, default=200, help="Lost & Found games timed for the median game time"
@@ -265,6 +297,8 @@ def main(argv: list[str] | None = None) -> int:
         rows += lost_and_found_rows(args.seconds, args.repeats, args.median_games)
     if args.game in ("all", "fubar"):
         rows += fubar_rows(args.seconds, args.repeats, args.median_games)
+    if args.game in ("all", "wwii"):
+        rows += wwii_rows(args.seconds, args.repeats, args.median_games)
     rows.append(
         (
             "PettingZoo connect_four_v3 (reference): random turns/s",

@@ -57,6 +57,15 @@ def test_lost_and_found_rows():
     )
 
 
+def test_wwii_rows():
+    rows = bench.wwii_rows(seconds=0.05, repeats=1, median_games=2)
+    notes = {name: note for name, _, note in rows}
+    assert len(rows) == 6
+    assert notes["WWII Hedgerow Hamlet: engine decisions/s (validated apply)"].startswith("target >= 10,000: ")
+    assert "WWII Hedgerow Hamlet: Gym env steps/s with masks (us learner)" in notes
+    assert all(value > 0 for _, value, _ in rows)
+
+
 def test_main_prints_one_game(capsys, tmp_path):
     out_json = tmp_path / "bench.json"
     argv = ["--game", "lost_and_found", "--seconds", "0.05", "--repeats", "1", "--median-games", "2"]
