@@ -56,7 +56,6 @@ CARD_STATS = {
 }
 RESERVE_CARDS = tuple(CARD_STATS)
 ASSET = "asset"  # ``"reserve": "asset"``: one of a side's Asset Cards (reconstruction, rulings R71)
-ASSET_CARDS = ("whered_they_come_from", "unexpected_help")  # the cards that draw one
 CARD_NAMES = {"hunted": "Hunted!", "brownings_buzz_saw": "Browning's Buzz-Saw", "tank_busters": "Tank Busters!",
               "tank_support": "Tank Support"}  # fmt: skip
 SUPPORT_RANGE_IN = 4.0  # "within 4" of a friendly unit"
@@ -236,4 +235,4 @@ class WWIIReserves:
         return f"{self.UNIT_NAMES[u]} enters at {self.point_name(point)}"
 
 
-__all__ = ["WWIIReserves", "ASSET", "ASSET_CARDS", "CARD_STATS", "RESERVE_CARDS", "check_reserve", "reserves_of"]
+__all__ = ["WWIIReserves", "ASSET", "CARD_STATS", "RESERVE_CARDS", "check_reserve", "reserves_of"]
