@@ -24,7 +24,7 @@ from typing import Any
 
 import fof_env
 from fof_env import ScriptedDice
-from fof_env.force_on_force.constants import GONE, KIA, LIGHT, OK, SERIOUS
+from fof_env.force_on_force.constants import EVAC_SERIOUS, GONE, KIA, LIGHT, OK, SERIOUS
 from fof_env.force_on_force.rules.wwii import MEDIC_TABLE, STANDARD_TABLE
 
 from .helpers import dice_used, fires, open_table, script, unit
@@ -177,6 +177,21 @@ def test_a_walking_wounded_man_who_stays_fights_with_the_casualty_penalty():
     script(s, [3])
     s.apply("x17y05")  # 12": Rapid
     assert dice_used(s) == 1 and s.decision_kind == "move_target" and s.decision.context["tactical_only"]
+
+
+def test_a_seriously_wounded_man_may_be_escorted_to_the_rear_not_to_a_medic():
+    """004: "The injured man may be escorted to the rear or to a medic.": us.A (3 unhurt, 1 seriously wounded,
+    3" from the West edge) may ``escort`` at its activation: one effective figure takes the wounded man off
+    the table (R26), and he still counts for the Germans' victory points. No action escorts him to a medic:
+    a medic treats wounded only when called at a first aid check, which a serious wound has had (rulings R50)."""
+    s = hamlet_state({"us.A": unit("x03y05", 3, serious=1), "ger.1": unit("x35y35", 4)}, [])
+    assert s.decision_kind == "select_unit"
+    s.apply("us.A")
+    legal = s.legal_action_strings()
+    assert "escort" in legal and not [a for a in legal if "medic" in a]
+    s.apply("escort")
+    f = s.figs[rid(s, "us.A")]
+    assert (f[OK], f[SERIOUS], f[GONE], f[EVAC_SERIOUS]) == (2, 0, 1, 1)
 
 
 # ------------------------------------------------------------------ medics (R45, R47)
