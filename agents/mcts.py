@@ -11,8 +11,9 @@ are read as numbers; ``"none"`` leaves ``time_budget``/``rollout_limit`` unset).
   ``rollout_limit`` (int: decisions per rollout, ``None``: to the end of the game);
 * ``rollout=random|heuristic``: the rollout policy (see "Guided search"); ``epsilon`` (0..1):
   with ``rollout=heuristic``, the chance of a uniformly random action instead of the heuristic's;
-* ``evaluation=none|score``: the value of a rollout cut off by ``rollout_limit`` before the end:
-  ``none`` 0 (a draw), ``score`` :func:`agents.position_values.position_value`;
+* ``evaluation=none|score|ppo``: the value of a rollout cut off by ``rollout_limit`` before the end:
+  ``none`` 0 (a draw), ``score`` :func:`agents.position_values.position_value`, ``ppo`` the shipped PPO
+  models' critics;
 * ``prior=none|heuristic|ppo``: ``heuristic`` selects in the tree by PUCT with the heuristic's
   choice as prior, ``ppo`` with the shipped PPO model's action probabilities for each side that has
   one (the heuristic's choice for a side without); ``prior_mix`` (0..1) is the prior's share spread
@@ -71,6 +72,11 @@ the real state, and every random choice comes from the agent's RNG, so a search 
   urgency), so the search follows the heuristic until the rollouts say otherwise. A child is
   created when first chosen (no need to try every action first). The action played: most
   visits, ties to the action the heuristic chose most often at the root, then the mean.
+* ``evaluation=ppo``: a rollout stopped by ``rollout_limit`` scores ``(v, -v)``, ``v`` the critic
+  (value head) of the shipped PPO model of each side that has one, read for player 0 (a player-1
+  critic's value negated; two critics averaged), clipped to [-1, 1]; each critic reads its own
+  side's observation of the determinized world. With ``rollout_limit=0`` the search values every
+  new leaf by the critic alone, as AlphaZero does.
 * ``prior=ppo``: the same PUCT with ``P(a) = (1 - prior_mix) * pi(a) / pi(legal) + prior_mix /
   |legal|``, ``pi`` the mover's shipped PPO policy (:mod:`agents.ppo`) on the mover's own
   observation of the world. The policy is called once per tree node and mover (its probabilities
@@ -222,7 +228,7 @@ def _optional_number(value: Any, kind: type, name: str) -> Any:
 
 _OPTIONS = (
     "simulations (int), time_budget (seconds), exploration (float), rollout_limit (int), "
-    "rollout (random|heuristic), epsilon (0..1), evaluation (none|score), prior (none|heuristic|ppo), "
+    "rollout (random|heuristic), epsilon (0..1), evaluation (none|score|ppo), prior (none|heuristic|ppo), "
     "prior_mix (0..1)"
 )
 
@@ -288,12 +294,12 @@ class MCTSAgent:
         if self.rollout_limit is not None and self.rollout_limit < 0:
             raise OptionError(f"mcts: rollout_limit must be >= 0, got {rollout_limit!r}")
         self.rollout = _choice(rollout, "rollout", ("random", "heuristic"))
-        self.evaluation = _choice(evaluation, "evaluation", ("none", "score"))
+        self.evaluation = _choice(evaluation, "evaluation", ("none", "score", "ppo"))
         self.prior = _choice(prior, "prior", ("none", "heuristic", "ppo"))
         self.epsilon = _fraction(epsilon, "epsilon", 0.0)
         self.prior_mix = _fraction(prior_mix, "prior_mix", 0.25)
         self._nets: list | None = None
-        if self.prior == "ppo":
+        if self.prior == "ppo" or self.evaluation == "ppo":
             self._nets = self._shipped_policies(game)
         if self.rollout == "heuristic" or self.prior == "heuristic" or self._heuristic_prior_needed:
             from agents.heuristic import heuristic_games
@@ -348,14 +354,15 @@ class MCTSAgent:
         if nets == [None, None]:
             have = ", ".join(m.stem for m in shipped_models()) or "none"
             raise OptionError(
-                f"mcts: prior=ppo needs a shipped model for a side of {game.name!r} (shipped: {have})"
+                f"mcts: prior=ppo / evaluation=ppo need a shipped model for a side of {game.name!r} "
+                f"(shipped: {have})"
             )
         return nets
 
     @property
     def _heuristic_prior_needed(self) -> bool:
         """Whether a player's prior is the heuristic's choice (prior=heuristic, or prior=ppo without its model)."""
-        return self.prior == "heuristic" or (self._nets is not None and None in self._nets)
+        return self.prior == "heuristic" or (self.prior == "ppo" and None in self._nets)  # type: ignore[operator]
 
     # ------------------------------------------------------------------ acting
     def act(self, state) -> int:
@@ -422,6 +429,8 @@ class MCTSAgent:
         eps = self.epsilon
         if self.evaluation == "score":
             from agents.position_values import position_value
+        elif self.evaluation == "ppo":
+            position_value = self._critic_value
         else:
             position_value = None
         hints: dict[int, int] = {}  # root action -> how often it was the heuristic's choice
@@ -546,6 +555,12 @@ class MCTSAgent:
                 node.visits += 1
                 node.value += reward[mover]
         return it, nodes
+
+    def _critic_value(self, world) -> float:
+        """``evaluation=ppo``: the shipped critics' value of ``world`` for player 0, in [-1, 1]."""
+        nets = self._nets or []
+        values = [net.state_value(world) * (1.0 if p == 0 else -1.0) for p, net in enumerate(nets) if net]
+        return max(-1.0, min(1.0, sum(values) / len(values)))
 
     @staticmethod
     def _node_prior(node: _Node, key: tuple[int, str], net, world, legal: list[int]) -> dict[int, float]:

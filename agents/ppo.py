@@ -168,6 +168,15 @@ class PolicyAgent:
             dist = self.policy.get_distribution(obs, action_masks=mask[None])
             return dist.distribution.probs[0].numpy()
 
+    def state_value(self, state) -> float:
+        """The policy's critic on ``state``: its estimate of this player's discounted return (with the
+        ``win`` reward, in [-1, 1]: +1 a win, -1 a loss)."""
+        import torch
+
+        with torch.no_grad():
+            obs = torch.as_tensor(self.observe(state)[None])
+            return float(self.policy.predict_values(obs)[0, 0])
+
     def act(self, state) -> int:
         legal = state.legal_actions()
         if len(legal) == 1:

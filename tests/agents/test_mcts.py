@@ -291,6 +291,8 @@ GUIDED = {
     "prior_and_random_rollout": {"prior": "heuristic", "rollout_limit": 20, "evaluation": "score"},
     # the shipped PPO model as prior for the side that has one (Soviet, Taliban), the heuristic's for the other
     "ppo_prior": {"prior": "ppo", "rollout_limit": 20, "evaluation": "score"},
+    # ... and the shipped critics as the value of short rollouts
+    "ppo_prior_and_value": {"prior": "ppo", "rollout_limit": 4, "evaluation": "ppo"},
 }
 
 
@@ -330,7 +332,7 @@ def test_guided_options_from_a_command_line_spec():
     ("options", "words"),
     [
         ({"rollout": "greedy"}, "rollout must be one of random|heuristic"),
-        ({"evaluation": "vp"}, "evaluation must be one of none|score"),
+        ({"evaluation": "vp"}, "evaluation must be one of none|score|ppo"),
         ({"prior": "alphazero"}, "prior must be one of none|heuristic|ppo"),
         ({"epsilon": "1.5"}, "epsilon must be in [0, 1]"),
         ({"epsilon": "often"}, "epsilon must be a number"),
@@ -352,10 +354,30 @@ def test_a_ppo_prior_needs_a_shipped_model():
     """``prior=ppo`` on a game with no shipped model for either side is refused in one line naming what ships."""
     game = fof_env.make_game("compound_raid")
     with pytest.raises(
-        OptionError, match=r"prior=ppo needs a shipped model for a side of 'compound_raid'"
+        OptionError, match=r"prior=ppo / evaluation=ppo need a shipped model for a side of 'compound_raid'"
     ) as err:
         make_agent("mcts", game, 0, prior="ppo")
     assert "\n" not in str(err.value) and "strike_force_one-soviet" in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("critics", "value"),
+    [((0.5, None), 0.5), ((None, 0.5), -0.5), ((0.5, 0.1), 0.2), ((1.5, None), 1.0), ((None, 1.5), -1.0)],
+)
+def test_the_ppo_evaluation_reads_each_critic_for_player_0(critics, value):
+    """``evaluation=ppo``: a player-1 critic's value is negated, two critics are averaged, the result is
+    clipped to [-1, 1]."""
+
+    class Critic:
+        def __init__(self, v):
+            self.v = v
+
+        def state_value(self, world):
+            return self.v
+
+    agent = MCTSAgent(fof_env.make_game("strike_force_one"), 0)
+    agent._nets = [Critic(v) if v is not None else None for v in critics]
+    assert agent._critic_value(None) == pytest.approx(value)
 
 
 def test_the_ppo_prior_is_asked_once_per_node_and_renormalised_over_the_legal_actions():
