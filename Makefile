@@ -77,6 +77,10 @@ train-shipped: $(STAMP)
 	$(VENV)/bin/fof train --resume runs/shipped-fubar_village_patrol-patrol --best
 	cp runs/shipped-fubar_village_patrol-patrol/model.safetensors agents/models/fubar_village_patrol-patrol.safetensors
 	cp runs/shipped-fubar_village_patrol-patrol/model.json agents/models/fubar_village_patrol-patrol.json
+	$(VENV)/bin/fof train --game fubar_lost_and_found --side taliban --imitate heuristic --imitation-games 800 --opponent heuristic random --opponent-weights 0.8 0.2 --steps 300000 --eval-every 100000 --eval-games 100 --final-eval-games 400 --out runs/shipped-fubar_lost_and_found-taliban
+	$(VENV)/bin/fof train --resume runs/shipped-fubar_lost_and_found-taliban --best
+	cp runs/shipped-fubar_lost_and_found-taliban/model.safetensors agents/models/fubar_lost_and_found-taliban.safetensors
+	cp runs/shipped-fubar_lost_and_found-taliban/model.json agents/models/fubar_lost_and_found-taliban.json
 	$(PY) -m evaluation.curves
 
 clean:
