@@ -37,6 +37,7 @@ fuzz: $(STAMP)
 	$(PY) -m evaluation.fuzz --game lost_and_found --games 5000
 	$(PY) -m evaluation.fuzz --game fubar_lost_and_found --games 5000 --json-every 10
 	$(PY) -m evaluation.fuzz --game fubar_village_patrol --games 5000 --json-every 10
+	$(PY) -m evaluation.fuzz --game wwii_hedgerow_hamlet --games 5000
 	$(PY) -m evaluation.position_fuzz --positions 5000
 
 bench: $(STAMP)
