@@ -343,8 +343,8 @@ class MCTSAgent:
 
     @staticmethod
     def _shipped_policies(game) -> list:
-        """``prior=ppo``: per player, a deterministic :class:`~agents.ppo.PPOAgent` of the model shipped
-        for that side, or None where none ships (an OptionError when no side has one)."""
+        """``prior=ppo`` / ``evaluation=ppo``: per player, a :class:`~agents.ppo.PPOAgent` of the model
+        shipped for that side, or None where none ships (an OptionError when no side has one)."""
         from agents.ppo import PPOAgent, shipped_model_path, shipped_models
 
         nets = [
