@@ -99,7 +99,11 @@ heuristic's own rate on that side), far better than ``mcts:200``, and well short
 14's bar (60% on every side). Screening (10 games per side, fixed simulations): the search
 with 40 simulations on Strike Force One: Soviet 8/10, U.S. 2/10; with 70 on Lost & Found,
 USMC 3/1/2 of 6; full heuristic rollouts with the prior at ``time_budget=0.25``:
-Soviet 6/10, U.S. 1/10, USMC 0/1/8 of 9 (fewer iterations, noisier).
+Soviet 6/10, U.S. 1/10, USMC 0/1/8 of 9 (fewer iterations, noisier). With the shipped PPO
+models, ``mcts:time_budget=0.5,rollout=heuristic,rollout_limit=10,evaluation=ppo,prior=ppo``
+(30 games per side, one core, the other busy): Soviet 26/0/4 86.7% [70, 95], U.S. 9/0/21 30%
+[17, 48], Taliban 30/0/0 100% [89, 100], USMC 8/1/21 26.7% [14, 44]: stronger where its own
+side's model guides it, no better than the heuristic where only the opponent's model does.
 
 **Budget.** ``simulations`` iterations per decision (at least 1); with ``time_budget``
 seconds the search instead runs until that time is spent (at least one iteration) and
