@@ -4,13 +4,19 @@ tests (rulings R70, R71): a card is drawn as an unmodified 1 on a reaction test 
 
 from __future__ import annotations
 
+import copy
 import json
 import math
+import random
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
+import pytest
+
 import fof_env
 from fof_env import ScriptedDice
+from fof_env.core.errors import ScenarioError
 from fof_env.force_on_force.constants import AUTO, ST_SELECT
 from fof_env.force_on_force.rules.wwii_fog import FogCardPlayed, card_keys, full_deck
 
@@ -75,3 +81,29 @@ def in_woods(p: str) -> bool:
     x, y = xy(p)
     return any(f["kind"] == "woods" and f["rect"][0] < x < f["rect"][2] and f["rect"][1] < y < f["rect"][3]
                for f in scenario_data()["table"]["features"])  # fmt: skip
+
+
+def play_random(seed: int, each: Callable | None = None):
+    """A whole random game of dice seed ``seed`` (actions from ``random.Random(seed)``): every decision has
+    a legal action, and ``each(state)`` runs before each action. Returns the final state."""
+    s = game().new_initial_state(seed)
+    rng = random.Random(seed)
+    while not s.is_terminal:
+        legal = s.legal_actions()
+        assert legal
+        if each is not None:
+            each(s)
+        s.apply(rng.choice(legal))
+    return s
+
+
+def refused(data: dict, unit_id: str, change: Callable, match: str) -> None:
+    """``change(scenario, unit)`` applied to a copy of ``data`` (the unit ``unit_id``) is refused with one
+    ScenarioError line matching ``match``."""
+    from fof_env.force_on_force.scenario import scenario_from_dict
+
+    d = copy.deepcopy(data)
+    change(d, next(u for u in d["units"] if u["id"] == unit_id))
+    with pytest.raises(ScenarioError, match=match) as info:
+        scenario_from_dict(d, "hh.json")
+    assert "\n" not in str(info.value)

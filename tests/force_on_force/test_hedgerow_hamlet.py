@@ -9,6 +9,7 @@ import random
 import fof_env
 from agents.heuristic import make_heuristic
 from fof_env.force_on_force.scenario import load_scenario, shipped_scenarios
+from tests.force_on_force.hedgerow_helpers import play_random
 
 
 def test_the_scenario_is_shipped_and_marked_as_designed_for_this_project():
@@ -58,16 +59,13 @@ def test_random_games_end_with_legal_non_empty_masks():
     decisions come up."""
     game = fof_env.make_game("wwii_hedgerow_hamlet")
     seen = set()
+
+    def each(state) -> None:
+        seen.add(state.decision_kind)
+        assert state.observation(state.current_player).shape == game.observation_shape
+
     for seed in range(6):
-        state = game.new_initial_state(seed)
-        rng = random.Random(seed)
-        while not state.is_terminal:
-            legal = state.legal_actions()
-            assert legal
-            seen.add(state.decision_kind)
-            assert state.observation(state.current_player).shape == game.observation_shape
-            state.apply(rng.choice(legal))
-        assert state.turn == 8
+        assert play_random(seed, each).turn == 8
     assert {"call_medic", "walking_wounded"} & seen
 
 

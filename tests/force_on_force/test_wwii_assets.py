@@ -12,8 +12,6 @@ import copy
 
 import pytest
 
-import fof_env
-from fof_env.core.errors import ScenarioError
 from fof_env.core.view import view
 from fof_env.force_on_force.constants import BASE_KINDS
 from fof_env.force_on_force.observation import piece
@@ -24,7 +22,9 @@ from tests.force_on_force.hedgerow_helpers import (
     dist,
     draw,
     game,
+    play_random,
     played,
+    refused,
     scenario_data,
     state,
     unit,
@@ -172,17 +172,10 @@ def test_malformed_assets_are_refused_in_one_line():
     data = scenario_data()  # without its card reserves: a scenario may hold assets alone
     data["units"] = [u for u in data["units"] if u.get("reserve") in (None, "asset")]
     i = next(k for k, u in enumerate(data["units"]) if u["id"] == "us.C")
-
-    def refused(change, match: str) -> None:
-        d = copy.deepcopy(data)
-        change(d, d["units"][i])
-        with pytest.raises(ScenarioError, match=match) as info:
-            scenario_from_dict(d, "hh.json")
-        assert "\n" not in str(info.value)
-
-    refused(lambda d, u: u.update(deploy={"edge": "west"}), rf"units\[{i}\]\.deploy: a reserve unit enters when "
-                                                            "its Asset Card is drawn")  # fmt: skip
-    refused(lambda d, u: d.pop("fog_of_war"), rf"units\[{i}\]\.reserve: a reserve enters only when its card")
+    refused(data, "us.C", lambda d, u: u.update(deploy={"edge": "west"}),
+            rf"units\[{i}\]\.deploy: a reserve unit enters when its Asset Card is drawn")  # fmt: skip
+    refused(data, "us.C", lambda d, u: d.pop("fog_of_war"),
+            rf"units\[{i}\]\.reserve: a reserve enters only when its card")  # fmt: skip
     d = copy.deepcopy(data)
     d["units"][i]["tq"] = 10
     sc = scenario_from_dict(d, "hh.json")
@@ -212,16 +205,8 @@ def test_the_heuristic_places_every_asset(card):
 def test_both_sides_play_whole_games_with_the_assets():
     """Random play from many seeds draws assets for both sides with every mask non-empty (the fuzz's invariants
     run in ``python -m evaluation.fuzz --game wwii_hedgerow_hamlet``)."""
-    import random
-
     entered = set()
-    g = fof_env.make_game("wwii_hedgerow_hamlet")
     for seed in range(40):
-        s = g.new_initial_state(seed)
-        rng = random.Random(seed)
-        while not s.is_terminal:
-            legal = s.legal_actions()
-            assert legal
-            s.apply(rng.choice(legal))
+        s = play_random(seed)
         entered |= {name for names in ASSETS.values() for name in names if any(s.figs[unit(s, name)])}
     assert {n.split(".")[0] for n in entered} == {"us", "ger"}

@@ -9,6 +9,7 @@ us.Sherman2, us.Sniper; ger.sMG, ger.Schreck, ger.PzIV2, ger.Sniper) from a posi
 from __future__ import annotations
 
 import copy
+import functools
 import json
 from pathlib import Path
 
@@ -31,6 +32,7 @@ from tests.force_on_force.hedgerow_helpers import (
     game,
     in_woods,
     played,
+    refused,
     scenario_data,
     state,
     unit,
@@ -259,24 +261,13 @@ def test_malformed_reserves_are_refused_in_one_line():
     """A malformed reserve is a ScenarioError of one line naming the field (rulings R70)."""
     data = scenario_data()
     mmg = next(i for i, u in enumerate(data["units"]) if u["id"] == "us.MMG")
-
-    def refused(change, match: str) -> None:
-        d = copy.deepcopy(data)
-        change(d, d["units"][mmg])
-        with pytest.raises(ScenarioError, match=match) as info:
-            scenario_from_dict(d, "hh.json")
-        assert "\n" not in str(info.value)
-
-    refused(lambda d, u: u.update(reserve="asset_card"), r"units\[6\]\.reserve: 'asset_card' is not one of")
-    refused(lambda d, u: u.update(deploy={"edge": "west"}), r"units\[6\]\.deploy: a reserve unit enters when")
-    refused(lambda d, u: u.update(tq=10), r"units\[6\]\.tq: 10 is not the d8 that Browning's Buzz-Saw gives")
-    refused(
-        lambda d, u: u.update(reserve="tank_busters"), r"already holds 'us.Bazooka' in reserve|needs support"
-    )
-    refused(
-        lambda d, u: u["figures"].pop(), r"units\[6\]\.figures: Browning's Buzz-Saw brings a two man team"
-    )
-    refused(
+    bad = functools.partial(refused, data, "us.MMG")  # the MMG reserve changed as given: refused
+    bad(lambda d, u: u.update(reserve="asset_card"), r"units\[6\]\.reserve: 'asset_card' is not one of")
+    bad(lambda d, u: u.update(deploy={"edge": "west"}), r"units\[6\]\.deploy: a reserve unit enters when")
+    bad(lambda d, u: u.update(tq=10), r"units\[6\]\.tq: 10 is not the d8 that Browning's Buzz-Saw gives")
+    bad(lambda d, u: u.update(reserve="tank_busters"), r"already holds 'us.Bazooka' in reserve|needs support")
+    bad(lambda d, u: u["figures"].pop(), r"units\[6\]\.figures: Browning's Buzz-Saw brings a two man team")
+    bad(
         lambda d, u: d.pop("fog_of_war"), r"units\[6\]\.reserve: a reserve enters only when its card is drawn"
     )
     d = copy.deepcopy(data)
