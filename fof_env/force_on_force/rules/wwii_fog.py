@@ -53,6 +53,9 @@ DRAW, RESOLVE, OFFER = 0, 100, 200
 SHUFFLE = "shuffle the Fog of War deck"  # the purpose of the shuffle's rolls (hidden from both views)
 GROUNDED_RANGE_IN = 6.0  # You're Grounded!: "All units have their Optimum Range reduced to 6"."
 SOLID_KINDS = tuple(k for k, dice in COVER_DICE.items() if dice == 1)  # Solid Cover area features
+# the cards whose unit goes to the drawer's OPPONENT ("Your opponent gains a sniper team", "Your opponent
+# may draw an Asset Card"): the opponent places it (rulings R70, R71)
+OPPONENT_RECEIVES = ("hunted", "whered_they_come_from")
 FORTIFIED_DICE = 3  # fortified position and reinforced fortification: no Excellent Position there
 
 
@@ -229,7 +232,7 @@ class WWIIFogDeck:
         self.cards = c._replace(deck=c.deck[1:], discards=c.discards + (card,))
         self.events.append(FogCardDrawn(self.SIDES[side], spec.key, False))
         decider = side ^ 1 if spec.effect in ("swiss_cheese", "marker") else side  # "Your opponent may ..."
-        if spec.key in ("hunted", "whered_they_come_from"):  # "Your opponent gains" / "may draw": it places it
+        if spec.key in OPPONENT_RECEIVES:  # "Your opponent gains" / "may draw": it places the unit
             decider = side ^ 1
         self.fow_queue.insert(0, (RESOLVE + card, decider))
 
@@ -258,7 +261,7 @@ class WWIIFogDeck:
                 self.kind = D_FOW_POINT
                 return
             self.fow_queue.pop(0)
-            self._played(side ^ 1 if spec.key == "hunted" else side, spec, why)
+            self._played(self._drawer(side, spec), spec, why)
             return
         if spec.effect == "asset":  # an Asset Card, drawn by the side receiving it (reconstruction, R71)
             why = self.asset_missing(side)
@@ -267,7 +270,7 @@ class WWIIFogDeck:
                 self.kind = D_FOW_POINT
                 return
             self.fow_queue.pop(0)
-            self._played(self._asset_drawer(side, spec), spec, why)
+            self._played(self._drawer(side, spec), spec, why)
             return
         if (
             spec.effect == "marker" and self.cards.spotter < 0
@@ -298,9 +301,10 @@ class WWIIFogDeck:
         return victims[self.roll(len(victims), purpose) - 1] if len(victims) > 1 else victims[0]
 
     @staticmethod
-    def _asset_drawer(receiver: int, spec: CardSpec) -> int:
-        """The side that drew the Asset card: Where'd THEY Come From? gives the asset to the drawer's opponent."""
-        return receiver ^ 1 if spec.key == "whered_they_come_from" else receiver
+    def _drawer(receiver: int, spec: CardSpec) -> int:
+        """The side that drew a card bringing a unit, from the side receiving it (the drawer's opponent for
+        Hunted! and Where'd THEY Come From?)."""
+        return receiver ^ 1 if spec.key in OPPONENT_RECEIVES else receiver
 
     def _card_bell_tolls(self, side: int, spec: CardSpec) -> None:
         roll = self.roll(6, "The Bell Tolls")
@@ -547,12 +551,12 @@ class WWIIFogDeck:
         spec = card_specs()[code - RESOLVE]
         if spec.effect == "reserve":  # side: the reserve's owner; Hunted!'s drawer is the other side
             target = self.enter_reserve(side, spec.key, action)
-            self._played(side ^ 1 if spec.key == "hunted" else side, spec, target)
+            self._played(self._drawer(side, spec), spec, target)
             return
         if spec.effect == "asset":  # side: the asset's receiver
             target = self.enter_reserve(side, spec.key, action, self.cards.asset)
             self.cards = self.cards._replace(asset=-1)
-            self._played(self._asset_drawer(side, spec), spec, target)
+            self._played(self._drawer(side, spec), spec, target)
             return
         if spec.effect == "fire":
             if action == self.PASS:
