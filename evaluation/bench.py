@@ -232,25 +232,36 @@ FUBAR_GAMES = (
 )
 
 
+def scenario_rows(game_name: str, name: str, env_id: str, sides: tuple[str, ...], seconds: float, repeats: int,
+                  median_games: int, decisions_target: int,
+                  median_target_ms: float | None = None) -> list[tuple[str, float, str]]:
+    """One scenario game's rows: engine decisions/s (validated, against ``decisions_target``, and unchecked),
+    random games/s, the median random game (against ``median_target_ms`` when given), Gym steps/s for each
+    learner side of ``sides`` and the heuristic's ms per decision."""
+    checked, games = engine_rates(game_name, {}, seconds, repeats, checked=True)
+    unchecked, _ = engine_rates(game_name, {}, seconds, repeats, checked=False)
+    median = median_game_ms(game_name, {}, median_games)
+    median_note = "" if median_target_ms is None else _verdict(median < median_target_ms, f"< {median_target_ms:.0f} ms")
+    rows = [
+        (f"{name}: engine decisions/s (validated apply)", checked,
+         _verdict(checked >= decisions_target, f">= {decisions_target:,}")),
+        (f"{name}: engine decisions/s (apply_unchecked)", unchecked, ""),
+        (f"{name}: random games/s", games, ""),
+        (f"{name}: median ms per random game ({median_games} games)", median, median_note),
+    ]  # fmt: skip
+    for side, side_name in enumerate(sides):
+        steps = gym_rate(env_id, {}, seconds, repeats, side=side)
+        rows.append((f"{name}: Gym env steps/s with masks ({side_name} learner)", steps, ""))
+    rows.append((f"{name}: heuristic bot ms per decision (4 games)", bot_ms_per_decision(game_name, {}, 4), ""))
+    return rows
+
+
 def fubar_rows(seconds: float, repeats: int, median_games: int) -> list[tuple[str, float, str]]:
     """FUBAR (issue 11 targets: >= 20,000 engine decisions/s validated, < 20 ms median per random game)."""
     rows = []
     for game_name, name, gid, sides in FUBAR_GAMES:
-        checked, games = engine_rates(game_name, {}, seconds, repeats, checked=True)
-        unchecked, _ = engine_rates(game_name, {}, seconds, repeats, checked=False)
-        median = median_game_ms(game_name, {}, median_games)
-        rows.append((f"{name}: engine decisions/s (validated apply)", checked,
-                     _verdict(checked >= FUBAR_DECISIONS_TARGET, f">= {FUBAR_DECISIONS_TARGET:,}")))  # fmt: skip
-        rows.append((f"{name}: engine decisions/s (apply_unchecked)", unchecked, ""))
-        rows.append((f"{name}: random games/s", games, ""))
-        rows.append((f"{name}: median ms per random game ({median_games} games)", median,
-                     _verdict(median < FUBAR_MEDIAN_MS_TARGET, f"< {FUBAR_MEDIAN_MS_TARGET:.0f} ms")))  # fmt: skip
-        for side, side_name in enumerate(sides):
-            steps = gym_rate(gid, {}, seconds, repeats, side=side)
-            rows.append((f"{name}: Gym env steps/s with masks ({side_name} learner)", steps, ""))
-        rows.append(
-            (f"{name}: heuristic bot ms per decision (4 games)", bot_ms_per_decision(game_name, {}, 4), "")
-        )
+        rows += scenario_rows(game_name, name, gid, sides, seconds, repeats, median_games,
+                              FUBAR_DECISIONS_TARGET, FUBAR_MEDIAN_MS_TARGET)  # fmt: skip
     return rows
 
 
@@ -258,21 +269,9 @@ WWII_DECISIONS_TARGET = 10_000
 
 
 def wwii_rows(seconds: float, repeats: int, median_games: int) -> list[tuple[str, float, str]]:
-    """Hedgerow Hamlet (issue 13 target: >= 10,000 engine decisions/s, validated ``apply``)."""
-    name, game_name = "WWII Hedgerow Hamlet", "wwii_hedgerow_hamlet"
-    checked, games = engine_rates(game_name, {}, seconds, repeats, checked=True)
-    unchecked, _ = engine_rates(game_name, {}, seconds, repeats, checked=False)
-    median = median_game_ms(game_name, {}, median_games)
-    return [
-        (f"{name}: engine decisions/s (validated apply)", checked,
-         _verdict(checked >= WWII_DECISIONS_TARGET, f">= {WWII_DECISIONS_TARGET:,}")),
-        (f"{name}: engine decisions/s (apply_unchecked)", unchecked, ""),
-        (f"{name}: random games/s", games, ""),
-        (f"{name}: median ms per random game ({median_games} games)", median, ""),
-        (f"{name}: Gym env steps/s with masks (us learner)", gym_rate("fof_env/WwiiHedgerowHamlet-v0", {}, seconds,
-                                                                      repeats, side=0), ""),
-        (f"{name}: heuristic bot ms per decision (4 games)", bot_ms_per_decision(game_name, {}, 4), ""),
-    ]  # fmt: skip
+    """Hedgerow Hamlet (issue 13 target: >= 10,000 engine decisions/s, validated ``apply``; the US learner)."""
+    return scenario_rows("wwii_hedgerow_hamlet", "WWII Hedgerow Hamlet", "fof_env/WwiiHedgerowHamlet-v0", ("us",),
+                         seconds, repeats, median_games, WWII_DECISIONS_TARGET)  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
