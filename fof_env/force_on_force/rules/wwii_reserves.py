@@ -147,10 +147,11 @@ class WWIIReserves:
 
     def reserve_points(self, side: int, card: str) -> list[int]:
         """The points where ``side`` may place its reserve for ``card`` (module docstring, rulings R70)."""
+        if card not in ("tank_support", "hunted"):
+            return self._points_near_friends(side, SUPPORT_RANGE_IN, ENEMY_CLEAR_IN)
         table = self.sc.table
         dist = table.dist
-        pos, hidden = self.pos, self.hidden
-        enemies = [pos[t] for t in self.SIDE_UNITS[side ^ 1] if self.active(t) and not hidden[t]]
+        enemies = self._known_enemy_points(side)
         if card == "tank_support":
             held = set(enemies)
             return [p for p in table.edge_points(self.sc.edges[side]) if p not in held]
@@ -159,15 +160,19 @@ class WWIIReserves:
             held = set(enemies)
             return [p for p in range(self.NUM_POINTS) if woods[p] and p not in held
                     and any(dist[q][p] <= SNIPER_RANGE_IN + _EPS for q in enemies)]  # fmt: skip
-        return self._points_near_friends(side, SUPPORT_RANGE_IN, ENEMY_CLEAR_IN)
+
+    def _known_enemy_points(self, side: int) -> list[int]:
+        """The points of the enemy units ``side`` knows of: active and not Hidden (a Hidden unit must not
+        shape a mask)."""
+        pos, hidden = self.pos, self.hidden
+        return [pos[t] for t in self.SIDE_UNITS[side ^ 1] if self.active(t) and not hidden[t]]
 
     def _points_near_friends(self, side: int, near: float, clear: float) -> list[int]:
         """The points within ``near`` inches of one of ``side``'s active units and ``clear`` inches or
         more from every enemy unit it knows of (active and not Hidden: a Hidden unit must not shape a mask)."""
         dist = self.sc.table.dist
-        pos, hidden = self.pos, self.hidden
-        friends = [pos[f] for f in self.SIDE_UNITS[side] if self.active(f)]
-        enemies = [pos[t] for t in self.SIDE_UNITS[side ^ 1] if self.active(t) and not hidden[t]]
+        friends = [self.pos[f] for f in self.SIDE_UNITS[side] if self.active(f)]
+        enemies = self._known_enemy_points(side)
         return [p for p in range(self.NUM_POINTS)
                 if any(dist[q][p] <= near + _EPS for q in friends)
                 and all(dist[q][p] >= clear - _EPS for q in enemies)]  # fmt: skip
