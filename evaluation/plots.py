@@ -142,27 +142,25 @@ def curve_points(curve: Sequence[dict[str, Any]], side: str | None = None) -> li
 
 @_plain_text
 def training_curve(curve: Sequence[dict[str, Any]], title: str, side: str | None = None) -> bytes:
-    """A PPO model's learning curve from its card: win rate (with its interval) against timesteps.
+    """A PPO model's learning curve from its card: win rate (with its interval) against timesteps,
+    one line per evaluation opponent.
 
     ``curve`` points have ``timesteps``, ``win_rate`` and optionally ``low``/``high``
     (the interval), ``games``, ``opponent`` and ``side`` (see :func:`curve_points`).
     """
-    points = sorted(curve_points(curve, side), key=lambda p: float(p["timesteps"]))
-    xs = [float(p["timesteps"]) for p in points]
-    ys = [float(p["win_rate"]) for p in points]
-    opponents = {p.get("opponent") for p in points} - {None}
-    against = f" vs {opponents.pop()}" if len(opponents) == 1 else ""
+    by_opponent: dict[Any, list[dict[str, Any]]] = {}
+    for point in curve_points(curve, side):
+        by_opponent.setdefault(point.get("opponent"), []).append(point)
     fig = _figure(7.0, 3.6)
     ax = fig.add_subplot()
-    if all("low" in p and "high" in p for p in points):
-        ax.fill_between(
-            xs,
-            [float(p["low"]) for p in points],
-            [float(p["high"]) for p in points],
-            alpha=0.25,
-            label="95% interval",
-        )
-    ax.plot(xs, ys, "o-", label=f"win rate{against}")
+    for opponent, points in by_opponent.items():
+        points.sort(key=lambda p: float(p["timesteps"]))
+        xs = [float(p["timesteps"]) for p in points]
+        against = f" vs {opponent}" if opponent is not None else ""
+        line = ax.plot(xs, [float(p["win_rate"]) for p in points], "o-", label=f"win rate{against}")[0]
+        if all("low" in p and "high" in p for p in points):
+            ax.fill_between(xs, [float(p["low"]) for p in points], [float(p["high"]) for p in points],
+                            alpha=0.2, color=line.get_color(), label=f"95% interval{against}")
     ax.set_ylim(-0.02, 1.02)
     ax.set_xlabel("timesteps")
     ax.set_ylabel("win rate")

@@ -115,19 +115,20 @@ def _eval_chunk(task: tuple) -> list[int | None]:
 
 
 class MaskedEvalCallback(BaseCallback):
-    """Every ``every`` steps, :func:`evaluate_policy` against ``opponent``; log and keep the curve.
+    """Every ``every`` steps, :func:`evaluate_policy` against each of ``opponents``; log and keep the curve.
 
     ``curve`` collects the points (each with ``timesteps`` and ``wall_seconds``);
-    ``on_point(curve)`` is called after each. TensorBoard gets ``eval/win_rate``
-    (``eval/win_rate_<side>`` when training both sides).
+    ``on_point(curve)`` is called after each evaluation. TensorBoard gets ``eval/win_rate``
+    (``eval/win_rate_<side>`` when training both sides) against the first opponent, and
+    ``eval/win_rate[_<side>]_vs_<opponent>`` against each further one.
     """
 
-    def __init__(self, game, side: str, opponent: str, games: int, every: int, seed: int,
+    def __init__(self, game, side: str, opponents: list[str], games: int, every: int, seed: int,
                  curve: list[dict[str, Any]], clock: Callable[[], float],
                  on_point: Callable[[list[dict[str, Any]]], None] | None = None, executor=None):
         super().__init__()
         self.executor = executor
-        self.game, self.side, self.opponent = game, side, opponent
+        self.game, self.side, self.opponents = game, side, list(opponents)
         self.games, self.every, self.seed = games, every, seed
         self.curve, self.clock, self.on_point = curve, clock, on_point
         last = curve[-1]["timesteps"] if curve else 0
@@ -143,12 +144,15 @@ class MaskedEvalCallback(BaseCallback):
         """Evaluate ``model`` (default: the model being trained) now; add the points to the curve."""
         own = getattr(self, "model", None)
         model = model or own
-        points = evaluate_policy(self.game, self.side, model.policy, self.opponent, self.games, self.seed,
-                                 self.executor)
+        points = [point for opponent in self.opponents
+                  for point in evaluate_policy(self.game, self.side, model.policy, opponent, self.games,
+                                               self.seed, self.executor)]
         for point in points:
             point.update(timesteps=int(model.num_timesteps), wall_seconds=round(self.clock(), 1))
             if model is own:
                 suffix = f"_{point['side']}" if self.side == BOTH_SIDES else ""
+                if point["opponent"] != self.opponents[0]:
+                    suffix += f"_vs_{point['opponent']}"
                 self.logger.record(f"eval/win_rate{suffix}", point["win_rate"])
                 self.logger.record(f"eval/loss_rate{suffix}", point["losses"] / point["games"])
         self.curve.extend(points)
@@ -186,7 +190,8 @@ class Checkpointer(BaseCallback):
 
 
 def evaluation_scores(curve: list[dict[str, Any]]) -> dict[int, float]:
-    """Timesteps -> the mean win rate of the evaluation points there (over the sides evaluated)."""
+    """Timesteps -> the mean win rate of the evaluation points there (over the sides and opponents
+    evaluated)."""
     scores: dict[int, list[float]] = {}
     for point in curve:
         scores.setdefault(point["timesteps"], []).append(point["win_rate"])

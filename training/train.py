@@ -19,7 +19,7 @@ optional imitation warm start (:mod:`training.imitation`), then PPO on
 ``envs`` environments (stepped in this process by ``DummyVecEnv``, one batched policy call for
 all of them; ``vec_env="subproc"`` gives each its own process) against the
 opponent pool (:mod:`training.opponents`), with a masked evaluation against
-``eval_opponent`` every ``eval_every`` steps and a checkpoint every
+each of ``eval_opponents`` every ``eval_every`` steps and a checkpoint every
 ``checkpoint_every`` steps. Ctrl-C (or SIGTERM) saves a checkpoint before stopping;
 ``fof train --resume RUN`` continues from the latest checkpoint with the run's
 own config (the env seeds of the continued part derive from the seed and the
@@ -97,7 +97,9 @@ class TrainConfig:
     imitate: str | None = None
     imitation_games: int = 1000
     imitation_epochs: int = 10
-    eval_opponent: str = "heuristic"
+    # Opponents of the masked evaluation; the best checkpoint (--resume --best) is chosen by the mean
+    # win rate over them, so "heuristic random" selects for both of issue 14's bars at once.
+    eval_opponents: list[str] = field(default_factory=lambda: ["heuristic"])
     eval_every: int = 50_000
     eval_games: int = 100
     final_eval_games: int = 400
@@ -136,6 +138,8 @@ class TrainConfig:
             raise ValueError(f"--backend must be one of {', '.join(BACKENDS)}, got {self.backend!r}")
         if self.address is not None and self.backend != "ray":
             raise ValueError("--address needs --backend ray")
+        if not self.eval_opponents or not all(isinstance(s, str) for s in self.eval_opponents):
+            raise ValueError(f"--eval-opponent must name one or more agents, got {self.eval_opponents!r}")
         game = make_game(self.game, **self.options)
         learners = [0, 1] if self.side == BOTH_SIDES else [game.player_index(self.side)]
         pool = parse_pool(self.opponents, self.opponent_weights)
@@ -147,7 +151,7 @@ class TrainConfig:
                     "Use ppo:PATH with a model of the other side instead."
                 )
         for player in learners:
-            for spec in [s for s, _ in pool if s not in SNAPSHOT_SPECS] + [self.eval_opponent]:
+            for spec in [s for s, _ in pool if s not in SNAPSHOT_SPECS] + self.eval_opponents:
                 build_agent(spec, game, 1 - player, 0)
             if self.imitate is not None:
                 build_agent(self.imitate, game, player, 0)
@@ -155,8 +159,13 @@ class TrainConfig:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TrainConfig:
+        """The config of a ``config.json``; one written before ``eval_opponents`` (its single
+        ``eval_opponent``) reads as that one opponent."""
         known = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in known})
+        values = {k: v for k, v in data.items() if k in known}
+        if "eval_opponents" not in data and "eval_opponent" in data:
+            values["eval_opponents"] = [data["eval_opponent"]]
+        return cls(**values)
 
 
 def check_out_folder(run: Path) -> None:
@@ -344,8 +353,8 @@ def write_card(path: Path, config: TrainConfig, game, progress: dict[str, Any],
 
 
 def best_checkpoint(folder: Path, curve: list[dict[str, Any]]) -> tuple[Path, dict[str, Any]]:
-    """The kept checkpoint whose evaluation point scored best (mean win rate over the sides
-    evaluated; ties: the later one), with what was chosen."""
+    """The kept checkpoint whose evaluation point scored best (mean win rate over the sides and
+    opponents evaluated; ties: the later one), with what was chosen."""
     from training.callbacks import best_evaluated
 
     chosen = best_evaluated(checkpoints(folder), curve)
@@ -447,7 +456,7 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
             log(f"imitation warm start: {config.imitation_games} games of {config.imitate}")
             state["imitation"] = _imitate(config, model, progress, executor)
             log(f"  agreement with {config.imitate} on held-out decisions: {state['imitation']['accuracy']}")
-        evaluator = MaskedEvalCallback(game, config.side, config.eval_opponent, config.eval_games,
+        evaluator = MaskedEvalCallback(game, config.side, config.eval_opponents, config.eval_games,
                                        config.eval_every, config.seed + 1, state["curve"], clock,
                                        on_point=lambda _curve: save_progress(model), executor=executor)
         if not state["curve"]:
@@ -470,8 +479,9 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
         save_checkpoint(model, ckpt_dir, config.keep_checkpoints, both_sides=both, curve=state["curve"])
         save_progress(model)
         round_to_half(model.policy)  # the final evaluation plays the weights model.safetensors ships
-        final = evaluate_policy(game, config.side, model.policy, config.eval_opponent,
-                                config.final_eval_games, config.seed + 2, executor)
+        final = [point for opponent in config.eval_opponents
+                 for point in evaluate_policy(game, config.side, model.policy, opponent,
+                                              config.final_eval_games, config.seed + 2, executor)]
         weights = export_model(model, run / MODEL)
         card = write_card(run / CARD, config, game, state, final, commands,
                           describe_policy(model.policy, both), weights)

@@ -203,3 +203,13 @@ def test_curve_points_of_a_both_sides_model():
     assert [p["side"] for p in curve_points(curve, "us")] == ["us", "us"]
     plain = [{"timesteps": 1, "win_rate": 0.5}]
     assert curve_points(plain, "us") == plain and curve_points(curve, None) == curve
+
+
+def test_a_curve_against_two_opponents_draws_a_line_for_each():
+    from evaluation.plots import training_curve
+
+    curve = [{"timesteps": t, "opponent": o, "win_rate": w, "low": w - 0.1, "high": w + 0.05}
+             for t, o, w in ((0, "random", 0.5), (0, "heuristic", 0.2), (100, "random", 0.9), (100, "heuristic", 0.4))]
+    both = training_curve(curve, "two")
+    one = training_curve([p for p in curve if p["opponent"] == "random"], "two")
+    assert both.startswith(b"\x89PNG") and one.startswith(b"\x89PNG") and both != one

@@ -152,7 +152,7 @@ def fake_run(folder: Path, crafted_zip: Path, name: str) -> Path:
     """A run folder (config, progress with an evaluation point at 1024) whose only checkpoint
     is the crafted zip, named ``name``."""
     config = TrainConfig(game="strike_force_one", side="both", out=str(folder), steps=2048, envs=1,
-                         opponents=["self", "random"], eval_opponent="random", net_arch=[16], n_steps=256,
+                         opponents=["self", "random"], eval_opponents=["random"], net_arch=[16], n_steps=256,
                          batch_size=128, n_epochs=1, eval_every=512, eval_games=2, final_eval_games=2,
                          checkpoint_every=512)
     (folder / "checkpoints").mkdir(parents=True)

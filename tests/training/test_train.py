@@ -140,7 +140,7 @@ def test_resume_with_fewer_steps_finishes_the_run_from_its_checkpoint(tmp_path):
 def test_best_finishes_from_the_best_evaluated_checkpoint(tmp_path):
     run = tmp_path / "best"
     config = TrainConfig(game="strike_force_one", side="soviet", out=str(run), steps=1536, envs=1,
-                         opponents=["random"], eval_opponent="random", n_steps=256, batch_size=128,
+                         opponents=["random"], eval_opponents=["random"], n_steps=256, batch_size=128,
                          n_epochs=1, net_arch=[16], eval_every=512, eval_games=4, final_eval_games=2,
                          checkpoint_every=512, torch_threads=1)
     train(config, "fof train (first)", progress=False, log=lambda _t: None)
@@ -251,7 +251,7 @@ def test_in_process_and_subprocess_envs_train_the_same_policy(tmp_path):
     for vec in ("dummy", "subproc"):
         run = tmp_path / vec
         config = TrainConfig(game="strike_force_one", side="soviet", out=str(run), steps=512, envs=2, vec_env=vec,
-                             opponents=["random"], eval_opponent="random", n_steps=128, batch_size=128, n_epochs=1,
+                             opponents=["random"], eval_opponents=["random"], n_steps=128, batch_size=128, n_epochs=1,
                              net_arch=[16], eval_every=512, eval_games=2, final_eval_games=2, checkpoint_every=512,
                              torch_threads=1)
         train(config, f"fof train --vec-env {vec}", progress=False, log=lambda _t: None)
@@ -287,3 +287,39 @@ def test_pruning_keeps_the_latest_checkpoints_and_the_best_evaluated_one(tmp_pat
         "ckpt_200.safetensors", "ckpt_400.safetensors", "ckpt_500.safetensors"]
     assert sorted(p.name for p in (tmp_path / "without").iterdir()) == [
         "ckpt_400.safetensors", "ckpt_500.safetensors"]
+
+
+def test_several_evaluation_opponents_are_each_played_and_choose_the_best_together(tmp_path, capsys):
+    """--eval-opponent random heuristic: every point and the final evaluation play both, and the
+    card keeps one line per opponent."""
+    run = tmp_path / "two"
+    argv = ["train", "--game", "strike_force_one", "--side", "soviet", "--steps", "512", "--envs", "1",
+            "--opponent", "random", "--eval-opponent", "random", "heuristic", "--out", str(run), *TINY]
+    assert cli.main(argv) == 0
+    out = capsys.readouterr().out
+    assert "final: soviet vs random" in out and "final: soviet vs heuristic" in out
+    card = json.loads((run / "model.json").read_text())
+    assert card["config"]["eval_opponents"] == ["random", "heuristic"]
+    assert [(p["opponent"], p["games"]) for p in card["final_evaluation"]] == [("random", 6), ("heuristic", 6)]
+    assert [(p["timesteps"], p["opponent"]) for p in card["curve"]] == [
+        (0, "random"), (0, "heuristic"), (512, "random"), (512, "heuristic")]
+
+
+def test_the_best_checkpoint_is_chosen_by_the_mean_over_opponents(tmp_path):
+    """At 100 steps 0.9 vs random and 0.5 vs heuristic (mean 0.7); at 200 steps 0.6 and 0.7 (mean
+    0.65): the mean chooses 100, although the heuristic alone would choose 200."""
+    curve = [{"timesteps": 100, "opponent": "random", "win_rate": 0.9},
+             {"timesteps": 100, "opponent": "heuristic", "win_rate": 0.5},
+             {"timesteps": 200, "opponent": "random", "win_rate": 0.6},
+             {"timesteps": 200, "opponent": "heuristic", "win_rate": 0.7}]
+    assert callbacks.evaluation_scores(curve) == pytest.approx({100: 0.7, 200: 0.65})
+    paths = [tmp_path / "ckpt_100.safetensors", tmp_path / "ckpt_200.safetensors"]
+    score, steps, path = callbacks.best_evaluated(paths, curve)
+    assert (steps, path) == (100, paths[0]) and score == pytest.approx(0.7)
+
+
+def test_a_config_written_with_one_evaluation_opponent_still_reads():
+    """config.json files from before --eval-opponent took several specs hold ``eval_opponent``."""
+    config = TrainConfig.from_dict({"game": "strike_force_one", "side": "soviet", "out": "r",
+                                    "eval_opponent": "random"})
+    assert config.eval_opponents == ["random"]
