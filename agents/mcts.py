@@ -233,7 +233,7 @@ def _optional_number(value: Any, kind: type, name: str) -> Any:
 _OPTIONS = (
     "simulations (int), time_budget (seconds), exploration (float), rollout_limit (int), "
     "rollout (random|heuristic), epsilon (0..1), evaluation (none|score|ppo), prior (none|heuristic|ppo), "
-    "prior_mix (0..1)"
+    "prior_mix (0..1), batch (int: leaves per network call)"
 )
 
 
@@ -279,6 +279,7 @@ class MCTSAgent:
         evaluation: str = "none",
         prior: str = "none",
         prior_mix: float = 0.25,
+        batch: int = 1,
         **unknown: Any,
     ):
         if unknown:
@@ -302,6 +303,10 @@ class MCTSAgent:
         self.prior = _choice(prior, "prior", ("none", "heuristic", "ppo"))
         self.epsilon = _fraction(epsilon, "epsilon", 0.0)
         self.prior_mix = _fraction(prior_mix, "prior_mix", 0.25)
+        size = _optional_number(batch, int, "batch")
+        if size is not None and size < 1:
+            raise OptionError(f"mcts: batch must be >= 1, got {batch!r}")
+        self.batch = 1 if size is None else size
         self._nets: list | None = None
         if self.prior == "ppo" or self.evaluation == "ppo":
             self._nets = self._shipped_policies(game)
@@ -339,6 +344,8 @@ class MCTSAgent:
             extra.append(f"prior={self.prior}")
         if self.prior_mix != 0.25:
             extra.append(f"prior_mix={self.prior_mix:g}")
+        if self.batch != 1:
+            extra.append(f"batch={self.batch}")
         if not extra:
             return f"mcts:{self.simulations}"
         if self.time_budget is None:
@@ -431,6 +438,10 @@ class MCTSAgent:
         mix = self.prior_mix
         heuristic_rollout = self.rollout == "heuristic"
         eps = self.epsilon
+        batched = nets is not None and self.batch > 1
+        critic_leaves = batched and self.evaluation == "ppo"
+        pending: list[tuple[list[tuple[_Node, int]], Any]] = []  # batched: descents awaiting back-up
+        new_nodes: list[tuple[_Node, tuple[int, str], Any, Any, Any]] = []  # batched: priors to compute
         if self.evaluation == "score":
             from agents.position_values import position_value
         elif self.evaluation == "ppo":
@@ -505,6 +516,8 @@ class MCTSAgent:
                         child.avail = 1
                         nodes += 1
                         path.append((child, mover))
+                        if batched and not world.is_terminal:
+                            _queue_prior(child, world, nets, new_nodes)
                         break
                     node = child
                     path.append((node, mover))
@@ -548,6 +561,9 @@ class MCTSAgent:
                 steps += 1
             if world.is_terminal:
                 reward = world.returns()
+            elif critic_leaves:
+                reward = None  # the critics read it in the batch: keep each side's observation
+                leaf = [net.observe(world) if net is not None else None for net in nets]  # type: ignore[union-attr]
             elif position_value is not None:
                 v = position_value(world)
                 reward = (v, -v)
@@ -555,10 +571,50 @@ class MCTSAgent:
                 reward = (0.0, 0.0)
             # back-up
             root.visits += 1
+            if batched:  # a virtual loss until the batch is evaluated steers the next descents elsewhere
+                for node, _mover in path:
+                    node.visits += 1
+                    node.value -= 1.0
+                pending.append((path, reward if reward is not None else leaf))
+                if len(pending) >= self.batch:
+                    self._evaluate_batch(pending, new_nodes)
+                continue
             for node, mover in path:
                 node.visits += 1
                 node.value += reward[mover]
+        if pending:
+            self._evaluate_batch(pending, new_nodes)
         return it, nodes
+
+    def _evaluate_batch(self, pending: list, new_nodes: list) -> None:
+        """``batch``: the priors of the nodes created and the critics' values of the leaves of the
+        pending descents, one network call per model; then take back the virtual losses and back up
+        the rewards. Empties both lists."""
+        import numpy as np
+
+        nets = self._nets or []
+        for net in {id(n): n for n in nets if n is not None}.values():
+            rows = [row for row in new_nodes if row[2] is net]
+            if rows:
+                probs = net.probabilities_of(np.stack([r[3] for r in rows]), np.stack([r[4] for r in rows]))
+                for (node, key, _net, _obs, _mask), p in zip(rows, probs, strict=True):
+                    node.priors.setdefault(key, p)
+        waiting = [i for i, (_path, reward) in enumerate(pending) if isinstance(reward, list)]
+        if waiting:
+            total = np.zeros(len(waiting))
+            for p, net in enumerate(nets):
+                if net is not None:
+                    values = net.values_of(np.stack([pending[i][1][p] for i in waiting]))
+                    total += values if p == 0 else -values
+            sides = sum(net is not None for net in nets)
+            for i, value in zip(waiting, total, strict=True):
+                v = max(-1.0, min(1.0, float(value) / sides))
+                pending[i] = (pending[i][0], (v, -v))
+        for path, reward in pending:
+            for node, mover in path:
+                node.value += 1.0 + reward[mover]
+        pending.clear()
+        new_nodes.clear()
 
     def _critic_value(self, world) -> float:
         """``evaluation=ppo``: the shipped critics' value of ``world`` for player 0, in [-1, 1]."""
@@ -588,3 +644,17 @@ class MCTSAgent:
         world = state.determinize(self.player, self.rng)
         world.dice = _SearchDice(self.rng.getrandbits(64))
         return world
+
+
+def _queue_prior(node: _Node, world, nets: list, queue: list) -> None:
+    """``batch``: queue the prior of a node just created, on its first world (the mover's
+    observation and legal mask now, before the rollout moves the world on)."""
+    mover = world.current_player
+    net = nets[mover]
+    if net is None:
+        return
+    mask = world.legal_mask()
+    if mask.sum() > 1:
+        if node.priors is None:
+            node.priors = {}
+        queue.append((node, (mover, world.decision_kind), net, net.observe(world), mask))

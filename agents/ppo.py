@@ -160,22 +160,29 @@ class PolicyAgent:
 
     def action_probabilities(self, state) -> np.ndarray:
         """The policy's masked probabilities over the whole action space."""
-        import torch
-
-        mask = state.legal_mask()
-        with torch.no_grad():
-            obs = torch.as_tensor(self.observe(state)[None])
-            dist = self.policy.get_distribution(obs, action_masks=mask[None])
-            return dist.distribution.probs[0].numpy()
+        return self.probabilities_of(self.observe(state)[None], state.legal_mask()[None])[0]
 
     def state_value(self, state) -> float:
         """The policy's critic on ``state``: its estimate of this player's discounted return (with the
         ``win`` reward, in [-1, 1]: +1 a win, -1 a loss)."""
+        return float(self.values_of(self.observe(state)[None])[0])
+
+    def probabilities_of(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """Batched :meth:`action_probabilities`: one network call for ``B`` observations (``B x D``,
+        from :meth:`observe`) and their legal masks (``B x num_actions``); returns ``B x
+        num_actions``."""
         import torch
 
         with torch.no_grad():
-            obs = torch.as_tensor(self.observe(state)[None])
-            return float(self.policy.predict_values(obs)[0, 0])
+            dist = self.policy.get_distribution(torch.as_tensor(observations), action_masks=masks)
+            return dist.distribution.probs.numpy()
+
+    def values_of(self, observations: np.ndarray) -> np.ndarray:
+        """Batched :meth:`state_value`: the critic on ``B`` observations (``B x D``) in one call; ``B``."""
+        import torch
+
+        with torch.no_grad():
+            return self.policy.predict_values(torch.as_tensor(observations))[:, 0].numpy()
 
     def act(self, state) -> int:
         legal = state.legal_actions()

@@ -21,6 +21,11 @@ Lost & Found targets (checked and printed): >= 10,000 engine decisions/s
 (validated) and < 50 ms median per random game; FUBAR (both scenarios, ``--game fubar``):
 >= 20,000 decisions/s and < 20 ms; Force on Force WWII "Hedgerow Hamlet" (``--game wwii``, with its
 tanks, the P-47, the card deck, the card reserves and the Asset Cards): >= 10,000 decisions/s.
+
+``--game search``: the search's iterations/s with the shipped PPO model as prior and critic
+(``mcts:...,prior=ppo,evaluation=ppo,rollout_limit=0``: every leaf valued by the critic, as AlphaZero
+does) unbatched and with ``batch=8`` (network calls made together, :mod:`agents.mcts`), on positions of
+heuristic games of Strike Force One and Lost & Found, for each side; the ratio is printed beside.
 """
 
 from __future__ import annotations
@@ -274,13 +279,57 @@ def wwii_rows(seconds: float, repeats: int, median_games: int) -> list[tuple[str
                          seconds, repeats, median_games, WWII_DECISIONS_TARGET)  # fmt: skip
 
 
+SEARCH_SPEC = {"prior": "ppo", "evaluation": "ppo", "rollout_limit": 0, "simulations": 32}
+
+
+def search_rate(game_name: str, player: int, batch: int, seconds: float, repeats: int) -> float:
+    """Iterations/s of ``player``'s PPO-guided search with ``batch`` on its decisions in one heuristic
+    game (32 iterations each, in turn until ``seconds`` pass)."""
+    from agents.heuristic import make_heuristic
+    from agents.mcts import MCTSAgent
+
+    game = fof_env.make_game(game_name)
+    state, positions = game.new_initial_state(seed=3), []
+    bots = [make_heuristic(game, p, seed=p) for p in (0, 1)]
+    while not state.is_terminal and len(positions) < 40:
+        if state.current_player == player and len(state.legal_actions()) > 1:
+            positions.append(state.clone())
+        state.apply(bots[state.current_player].act(state))
+    searcher = MCTSAgent(game, player, seed=1, batch=batch, **SEARCH_SPEC)
+
+    def run(budget: float) -> tuple[int, float]:
+        iterations = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < budget:
+            for position in positions:
+                searcher.act(position)
+                iterations += searcher.last_search.iterations
+        return iterations, time.perf_counter() - start
+
+    return _best_rate(run, seconds, repeats)
+
+
+def search_rows(seconds: float, repeats: int) -> list[tuple[str, float, str]]:
+    """The search with the PPO prior and critic, network calls one at a time against batches of 8, for
+    each side (a side without a shipped model takes the heuristic's choice as its prior)."""
+    rows = []
+    for game_name, name in (("strike_force_one", "Strike Force One"), ("lost_and_found", "Lost & Found")):
+        for player, side in enumerate(fof_env.make_game(game_name).player_names):
+            single = search_rate(game_name, player, 1, seconds, repeats)
+            batched = search_rate(game_name, player, 8, seconds, repeats)
+            label = f"{name} {side} search (PPO prior+critic): iterations/s"
+            rows.append((f"{label}, batch=1", single, ""))
+            rows.append((f"{label}, batch=8", batched, f"x{batched / single:.2f} of batch=1"))
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="length of one timed run")
     parser.add_argument("--repeats", type=int, default=3, help="timed runs per figure (best is reported)")
     parser.add_argument(
         "--game",
-        choices=["all", "strike_force_one", "lost_and_found", "fubar", "wwii"],
+        choices=["all", "strike_force_one", "lost_and_found", "fubar", "wwii", "search"],
         default="all",
         help="what to measure",
     )
@@ -298,6 +347,8 @@ def main(argv: list[str] | None = None) -> int:
         rows += fubar_rows(args.seconds, args.repeats, args.median_games)
     if args.game in ("all", "wwii"):
         rows += wwii_rows(args.seconds, args.repeats, args.median_games)
+    if args.game in ("all", "search"):
+        rows += search_rows(args.seconds, args.repeats)
     rows.append(
         (
             "PettingZoo connect_four_v3 (reference): random turns/s",

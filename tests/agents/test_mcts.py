@@ -293,6 +293,8 @@ GUIDED = {
     "ppo_prior": {"prior": "ppo", "rollout_limit": 20, "evaluation": "score"},
     # ... and the shipped critics as the value of short rollouts
     "ppo_prior_and_value": {"prior": "ppo", "rollout_limit": 4, "evaluation": "ppo"},
+    # ... batched: 4 leaves valued by the critics alone (no rollout) and 4 new nodes' priors per network call
+    "ppo_batched": {"prior": "ppo", "rollout_limit": 0, "evaluation": "ppo", "batch": 4},
 }
 
 
@@ -337,6 +339,8 @@ def test_guided_options_from_a_command_line_spec():
         ({"epsilon": "1.5"}, "epsilon must be in [0, 1]"),
         ({"epsilon": "often"}, "epsilon must be a number"),
         ({"prior_mix": "-0.1"}, "prior_mix must be in [0, 1]"),
+        ({"batch": "0"}, "batch must be >= 1"),
+        ({"batch": "many"}, "batch must be a number"),
         ({"rollot": "heuristic"}, "options: simulations (int)"),
     ],
 )
@@ -399,6 +403,49 @@ def test_the_ppo_prior_is_asked_once_per_node_and_renormalised_over_the_legal_ac
     assert first == pytest.approx({0: 0.1, 1: 0.2, 2: 0.3, 3: 0.4})
     assert second == pytest.approx({1: 0.2 / 0.6, 3: 0.4 / 0.6})
     assert MCTSAgent._node_prior(node, (1, "move"), net, None, [0]) == {0: 1.0} and CountingNet.calls == 2
+
+
+def test_a_batch_evaluation_takes_back_the_virtual_loss_and_backs_up_the_critics_value():
+    """A descent through two nodes (player 0 chose the first, player 1 the second) carries a virtual
+    loss of -1 each until its batch is evaluated; a player-0 critic of 0.5 then leaves +0.5 on the
+    first and -0.5 on the second, each visited once."""
+    import numpy as np
+
+    from agents.mcts import _Node
+
+    class Critic:
+        batches: list[int] = []
+
+        def values_of(self, observations):
+            Critic.batches.append(len(observations))
+            return np.full(len(observations), 0.5)
+
+    agent = MCTSAgent(fof_env.make_game("strike_force_one"), 0, batch=2)
+    agent._nets = [Critic(), None]
+    first, second = _Node(), _Node()
+    for node in (first, second):
+        node.visits, node.value = 1, -1.0  # the virtual loss the search puts on the path
+    pending = [([(first, 0), (second, 1)], [np.zeros(3), None]), ([(first, 0)], (1.0, -1.0))]
+    first.visits, first.value = 2, -2.0  # the second descent, ended in a player-0 win, passed it too
+    agent._evaluate_batch(pending, [])
+    assert Critic.batches == [1] and pending == []
+    assert (first.visits, first.value) == (2, 1.5) and (second.visits, second.value) == (1, -0.5)
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+def test_a_batched_search_calls_each_network_once_per_batch(game_name):
+    """``batch=8``, 32 iterations, critics alone at the leaves: the shipped critic (one side has a model)
+    is called 4 times, on 8 leaves each, and never one leaf at a time."""
+    state = positions(game_name, seed=3, count=2, every=9)[-1]
+    agent = MCTSAgent(state.game, state.current_player, seed=1, simulations=32, prior="ppo",
+                      evaluation="ppo", rollout_limit=0, batch=8)
+    net = next(n for n in agent._nets if n is not None)
+    sizes, singles = [], []
+    values_of, state_value = net.values_of, net.state_value
+    net.values_of = lambda obs: sizes.append(len(obs)) or values_of(obs)
+    net.state_value = lambda world: singles.append(1) or state_value(world)
+    act_without_touching(agent, state)
+    assert sizes == [8, 8, 8, 8] and singles == []
 
 
 @pytest.mark.parametrize("config", sorted(GUIDED))

@@ -242,3 +242,27 @@ def test_a_card_for_another_layout_is_refused(tmp_path):
     card["observation_shape"] = [card["observation_shape"][0] + 2]
     path.with_suffix(".json").write_text(json.dumps(card))
     assert "observation shape" in _refusal(path)
+
+
+def test_batched_network_calls_equal_one_call_per_state():
+    """probabilities_of / values_of on a stack of states give, row by row, what action_probabilities /
+    state_value give for each state alone (the search's batched calls change nothing but the cost)."""
+    import numpy as np
+
+    from agents.ppo import PPOAgent
+    from fof_env.core.registry import make_game
+
+    game = make_game("strike_force_one")
+    agent = PPOAgent(game, 0)
+    state, states = game.new_initial_state(seed=5), []
+    while len(states) < 6 and not state.is_terminal:
+        if state.current_player == 0 and len(state.legal_actions()) > 1:
+            states.append(state.clone())
+        state.apply(state.legal_actions()[len(states) % len(state.legal_actions())])
+    assert len(states) == 6
+    obs = np.stack([agent.observe(s) for s in states])
+    probs = agent.probabilities_of(obs, np.stack([s.legal_mask() for s in states]))
+    values = agent.values_of(obs)
+    for i, s in enumerate(states):
+        assert np.allclose(probs[i], agent.action_probabilities(s), atol=1e-6)
+        assert values[i] == pytest.approx(agent.state_value(s), abs=1e-6)
