@@ -74,3 +74,15 @@ def test_main_prints_one_game(capsys, tmp_path):
     assert "Lost & Found, quick rules: median ms per random game (2 games)" in out
     assert "Strike Force One" not in out and "connect_four_v3" in out
     assert out_json.exists()
+
+
+def test_search_rows_compare_batched_and_single_network_calls():
+    """Each side of both games: batch=1 then batch=8, the ratio printed beside the batched row."""
+    rows = bench.search_rows(seconds=0.01, repeats=1)
+    assert [name for name, _, _ in rows][:2] == [
+        "Strike Force One soviet search (PPO prior+critic): iterations/s, batch=1",
+        "Strike Force One soviet search (PPO prior+critic): iterations/s, batch=8",
+    ]
+    assert len(rows) == 8 and all(value > 0 for _, value, _ in rows)
+    for (_, single, _), (_, batched, note) in zip(rows[::2], rows[1::2], strict=True):
+        assert note == f"x{batched / single:.2f} of batch=1"
