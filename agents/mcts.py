@@ -601,14 +601,12 @@ class MCTSAgent:
                     node.priors.setdefault(key, p)
         waiting = [i for i, (_path, reward) in enumerate(pending) if isinstance(reward, list)]
         if waiting:
-            total = np.zeros(len(waiting))
-            for p, net in enumerate(nets):
-                if net is not None:
-                    values = net.values_of(np.stack([pending[i][1][p] for i in waiting]))
-                    total += values if p == 0 else -values
-            sides = sum(net is not None for net in nets)
-            for i, value in zip(waiting, total, strict=True):
-                v = max(-1.0, min(1.0, float(value) / sides))
+            columns = [
+                net.values_of(np.stack([pending[i][1][p] for i in waiting])) if net is not None else None
+                for p, net in enumerate(nets)
+            ]
+            for row, i in enumerate(waiting):
+                v = _value_for_player_0([None if c is None else float(c[row]) for c in columns])
                 pending[i] = (pending[i][0], (v, -v))
         for path, reward in pending:
             for node, mover in path:
@@ -618,9 +616,7 @@ class MCTSAgent:
 
     def _critic_value(self, world) -> float:
         """``evaluation=ppo``: the shipped critics' value of ``world`` for player 0, in [-1, 1]."""
-        nets = self._nets or []
-        values = [net.state_value(world) * (1.0 if p == 0 else -1.0) for p, net in enumerate(nets) if net]
-        return max(-1.0, min(1.0, sum(values) / len(values)))
+        return _value_for_player_0([net.state_value(world) if net else None for net in self._nets or []])
 
     @staticmethod
     def _node_prior(node: _Node, key: tuple[int, str], net, world, legal: list[int]) -> dict[int, float]:
@@ -644,6 +640,13 @@ class MCTSAgent:
         world = state.determinize(self.player, self.rng)
         world.dice = _SearchDice(self.rng.getrandbits(64))
         return world
+
+
+def _value_for_player_0(critics: list[float | None]) -> float:
+    """Each player's critic value (None: no model) as one value for player 0: player 1's negated,
+    two averaged, clipped to [-1, 1]."""
+    values = [v if p == 0 else -v for p, v in enumerate(critics) if v is not None]
+    return max(-1.0, min(1.0, sum(values) / len(values)))
 
 
 def _queue_prior(node: _Node, world, nets: list, queue: list) -> None:
