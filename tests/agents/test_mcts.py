@@ -289,7 +289,7 @@ GUIDED = {
         "evaluation": "score",
     },
     "prior_and_random_rollout": {"prior": "heuristic", "rollout_limit": 20, "evaluation": "score"},
-    # the shipped PPO model as prior for the side that has one (Soviet, Taliban), the heuristic's for the other
+    # the shipped PPO model as prior for each side that has one, the heuristic's for a side without one
     "ppo_prior": {"prior": "ppo", "rollout_limit": 20, "evaluation": "score"},
     # ... and the shipped critics as the value of short rollouts
     "ppo_prior_and_value": {"prior": "ppo", "rollout_limit": 4, "evaluation": "ppo"},
@@ -434,8 +434,8 @@ def test_a_batch_evaluation_takes_back_the_virtual_loss_and_backs_up_the_critics
 
 @pytest.mark.parametrize("game_name", GAMES)
 def test_a_batched_search_calls_each_network_once_per_batch(game_name):
-    """``batch=8``, 32 iterations, critics alone at the leaves: the shipped critic (one side has a model)
-    is called 4 times, on 8 leaves each, and never one leaf at a time."""
+    """``batch=8``, 32 iterations, critics alone at the leaves: a shipped critic is called 4 times, on 8
+    leaves each, and never one leaf at a time."""
     state = positions(game_name, seed=3, count=2, every=9)[-1]
     agent = MCTSAgent(state.game, state.current_player, seed=1, simulations=32, prior="ppo",
                       evaluation="ppo", rollout_limit=0, batch=8)

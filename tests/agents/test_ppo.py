@@ -144,7 +144,8 @@ def test_the_shipped_model_plays_its_pinned_actions(game_name, side):
     assert actions == PINNED_ACTIONS[game_name, side]
 
 
-@pytest.mark.parametrize("game_name, side", [("strike_force_one", "soviet"), ("lost_and_found", "taliban"),
+@pytest.mark.parametrize("game_name, side", [("strike_force_one", "soviet"), ("strike_force_one", "us"),
+                                             ("lost_and_found", "taliban"), ("lost_and_found", "usmc"),
                                              ("fubar_village_patrol", "patrol")])
 def test_the_shipped_model_loads_without_a_path(game_name, side):
     """make_agent("ppo", ...) with no path plays the pretrained model of the side."""

@@ -26,17 +26,17 @@ def test_search_agents_meet_every_other_agent_on_both_sides_with_their_own_game_
     counts: dict[tuple[str, str], int] = {}
     for o in ladder.outcomes:
         counts[o.agents] = counts.get(o.agents, 0) + 1
-    # base: random and heuristic on both sides (mirrors included), ppo only as the Soviet
-    base = {("random", "random"), ("random", "heuristic"), ("heuristic", "random"), ("heuristic", "heuristic"),
-            ("ppo", "random"), ("ppo", "heuristic")}
+    # base: every agent on both sides, mirrors included (a model ships for each side)
+    base = {(a, b) for a in ("random", "heuristic", "ppo") for b in ("random", "heuristic", "ppo")}
     assert {p: counts[p] for p in base} == dict.fromkeys(base, 2)
     search = {("mcts:2", "random"), ("random", "mcts:2"), ("mcts:2", "heuristic"), ("heuristic", "mcts:2"),
-              ("ppo", "mcts:2"), ("mcts:3", "random"), ("random", "mcts:3"), ("mcts:3", "heuristic"),
-              ("heuristic", "mcts:3"), ("ppo", "mcts:3"), ("mcts:3", "mcts:2"), ("mcts:2", "mcts:3")}
+              ("ppo", "mcts:2"), ("mcts:2", "ppo"), ("mcts:3", "random"), ("random", "mcts:3"),
+              ("mcts:3", "heuristic"), ("heuristic", "mcts:3"), ("ppo", "mcts:3"), ("mcts:3", "ppo"),
+              ("mcts:3", "mcts:2"), ("mcts:2", "mcts:3")}
     assert {p: c for p, c in counts.items() if p not in base} == dict.fromkeys(search, 1)
     ratings = ladder.ratings
     assert {r.agent for r in ratings.ratings} == {"random", "heuristic", "ppo", "mcts:2", "mcts:3"}
-    assert ratings["random"].elo == 0 and ratings.games == 24
+    assert ratings["random"].elo == 0 and ratings.games == 32
 
 
 def test_main_writes_each_ladder_and_an_index(tmp_path, capsys):
