@@ -63,7 +63,7 @@ strength: $(STAMP)
 	$(VENV)/bin/fof evaluate --game lost_and_found --agents random heuristic ppo --games 400 --workers 2 --seed 7 --out reports/strength-lost_and_found --no-records
 	$(PY) -m evaluation.ladder --games 100 --search-games 10 --workers 2 --seed 7 --out reports/ladders
 
-# Retrain the shipped models (each about 25 minutes on 2 cores) and copy them into agents/models.
+# Retrain the shipped models (each at most 30 minutes on 2 cores) and copy them into agents/models.
 # Each card records the commands that made the shipped file (a run cut short and finished with
 # --resume); with a constant learning rate these commands train the same steps with the same seeds.
 train-shipped: $(STAMP)
@@ -78,10 +78,18 @@ train-shipped: $(STAMP)
 	$(VENV)/bin/fof train --resume runs/shipped-fubar_village_patrol-patrol --best
 	cp runs/shipped-fubar_village_patrol-patrol/model.safetensors agents/models/fubar_village_patrol-patrol.safetensors
 	cp runs/shipped-fubar_village_patrol-patrol/model.json agents/models/fubar_village_patrol-patrol.json
-	$(VENV)/bin/fof train --game fubar_lost_and_found --side taliban --imitate heuristic --imitation-games 800 --opponent heuristic random --opponent-weights 0.8 0.2 --steps 300000 --eval-every 100000 --eval-games 100 --final-eval-games 400 --out runs/shipped-fubar_lost_and_found-taliban
+	$(VENV)/bin/fof train --game fubar_lost_and_found --side taliban --imitate heuristic --imitation-games 800 --opponent heuristic random --opponent-weights 0.6 0.4 --eval-opponent heuristic random --seed 1 --steps 200000 --eval-every 100000 --eval-games 100 --final-eval-games 400 --out runs/shipped-fubar_lost_and_found-taliban
 	$(VENV)/bin/fof train --resume runs/shipped-fubar_lost_and_found-taliban --best
 	cp runs/shipped-fubar_lost_and_found-taliban/model.safetensors agents/models/fubar_lost_and_found-taliban.safetensors
 	cp runs/shipped-fubar_lost_and_found-taliban/model.json agents/models/fubar_lost_and_found-taliban.json
+	$(VENV)/bin/fof train --game strike_force_one --side us --reward shaped --imitate heuristic --imitation-games 2000 --imitation-epochs 15 --opponent heuristic random --opponent-weights 0.7 0.3 --eval-opponent heuristic random --net-arch 256 256 --learning-rate 3e-4 --ent-coef 0.01 --steps 900000 --eval-every 100000 --eval-games 100 --final-eval-games 400 --out runs/shipped-strike_force_one-us
+	$(VENV)/bin/fof train --resume runs/shipped-strike_force_one-us --best
+	cp runs/shipped-strike_force_one-us/model.safetensors agents/models/strike_force_one-us.safetensors
+	cp runs/shipped-strike_force_one-us/model.json agents/models/strike_force_one-us.json
+	$(VENV)/bin/fof train --game lost_and_found --side usmc --reward shaped --imitate heuristic --imitation-games 1500 --imitation-epochs 15 --opponent heuristic random --opponent-weights 0.6 0.4 --eval-opponent heuristic random --net-arch 256 256 --learning-rate 2.5e-4 --ent-coef 0.005 --steps 700000 --eval-every 100000 --eval-games 100 --final-eval-games 400 --out runs/shipped-lost_and_found-usmc
+	$(VENV)/bin/fof train --resume runs/shipped-lost_and_found-usmc --best
+	cp runs/shipped-lost_and_found-usmc/model.safetensors agents/models/lost_and_found-usmc.safetensors
+	cp runs/shipped-lost_and_found-usmc/model.json agents/models/lost_and_found-usmc.json
 	$(PY) -m evaluation.curves
 
 clean:
