@@ -66,30 +66,29 @@ strength: $(STAMP)
 # Retrain the shipped models (each at most 30 minutes on 2 cores) and copy them into agents/models.
 # Each card records the commands that made the shipped file (a run cut short and finished with
 # --resume); with a constant learning rate these commands train the same steps with the same seeds.
+# $(call copy_shipped,MODEL): copy runs/shipped-MODEL's model and card into agents/models;
+# $(call finish_shipped,MODEL): first finish the run from its best evaluated checkpoint.
+define copy_shipped
+cp runs/shipped-$(1)/model.safetensors agents/models/$(1).safetensors
+cp runs/shipped-$(1)/model.json agents/models/$(1).json
+endef
+define finish_shipped
+$(VENV)/bin/fof train --resume runs/shipped-$(1) --best
+$(call copy_shipped,$(1))
+endef
 train-shipped: $(STAMP)
 	$(VENV)/bin/fof train --game lost_and_found --side taliban --steps 300000 --envs 1 --opponent heuristic --imitate heuristic --imitation-games 1500 --imitation-epochs 15 --net-arch 256 256 --learning-rate 2.5e-4 --ent-coef 0.005 --n-steps 2048 --batch-size 512 --n-epochs 10 --eval-every 50000 --checkpoint-every 50000 --out runs/shipped-lost_and_found-taliban
-	cp runs/shipped-lost_and_found-taliban/model.safetensors agents/models/lost_and_found-taliban.safetensors
-	cp runs/shipped-lost_and_found-taliban/model.json agents/models/lost_and_found-taliban.json
+	$(call copy_shipped,lost_and_found-taliban)
 	$(VENV)/bin/fof train --game strike_force_one --side soviet --steps 600000 --envs 1 --opponent heuristic random --opponent-weights 0.7 0.3 --imitate heuristic --imitation-games 2000 --imitation-epochs 15 --net-arch 256 256 --learning-rate 3e-4 --ent-coef 0.01 --n-steps 2048 --batch-size 256 --n-epochs 4 --eval-every 50000 --checkpoint-every 50000 --out runs/shipped-strike_force_one-soviet
-	$(VENV)/bin/fof train --resume runs/shipped-strike_force_one-soviet --best
-	cp runs/shipped-strike_force_one-soviet/model.safetensors agents/models/strike_force_one-soviet.safetensors
-	cp runs/shipped-strike_force_one-soviet/model.json agents/models/strike_force_one-soviet.json
+	$(call finish_shipped,strike_force_one-soviet)
 	$(VENV)/bin/fof train --game fubar_village_patrol --side patrol --imitate heuristic --imitation-games 800 --opponent heuristic random --opponent-weights 0.8 0.2 --steps 300000 --eval-every 100000 --eval-games 100 --final-eval-games 400 --out runs/shipped-fubar_village_patrol-patrol
-	$(VENV)/bin/fof train --resume runs/shipped-fubar_village_patrol-patrol --best
-	cp runs/shipped-fubar_village_patrol-patrol/model.safetensors agents/models/fubar_village_patrol-patrol.safetensors
-	cp runs/shipped-fubar_village_patrol-patrol/model.json agents/models/fubar_village_patrol-patrol.json
+	$(call finish_shipped,fubar_village_patrol-patrol)
 	$(VENV)/bin/fof train --game fubar_lost_and_found --side taliban --imitate heuristic --imitation-games 800 --opponent heuristic random --opponent-weights 0.6 0.4 --eval-opponent heuristic random --seed 1 --steps 200000 --eval-every 100000 --eval-games 100 --final-eval-games 400 --out runs/shipped-fubar_lost_and_found-taliban
-	$(VENV)/bin/fof train --resume runs/shipped-fubar_lost_and_found-taliban --best
-	cp runs/shipped-fubar_lost_and_found-taliban/model.safetensors agents/models/fubar_lost_and_found-taliban.safetensors
-	cp runs/shipped-fubar_lost_and_found-taliban/model.json agents/models/fubar_lost_and_found-taliban.json
+	$(call finish_shipped,fubar_lost_and_found-taliban)
 	$(VENV)/bin/fof train --game strike_force_one --side us --reward shaped --imitate heuristic --imitation-games 2000 --imitation-epochs 15 --opponent heuristic random --opponent-weights 0.7 0.3 --eval-opponent heuristic random --net-arch 256 256 --learning-rate 3e-4 --ent-coef 0.01 --steps 900000 --eval-every 100000 --eval-games 100 --final-eval-games 400 --out runs/shipped-strike_force_one-us
-	$(VENV)/bin/fof train --resume runs/shipped-strike_force_one-us --best
-	cp runs/shipped-strike_force_one-us/model.safetensors agents/models/strike_force_one-us.safetensors
-	cp runs/shipped-strike_force_one-us/model.json agents/models/strike_force_one-us.json
+	$(call finish_shipped,strike_force_one-us)
 	$(VENV)/bin/fof train --game lost_and_found --side usmc --reward shaped --imitate heuristic --imitation-games 1500 --imitation-epochs 15 --opponent heuristic random --opponent-weights 0.6 0.4 --eval-opponent heuristic random --net-arch 256 256 --learning-rate 2.5e-4 --ent-coef 0.005 --steps 700000 --eval-every 100000 --eval-games 100 --final-eval-games 400 --out runs/shipped-lost_and_found-usmc
-	$(VENV)/bin/fof train --resume runs/shipped-lost_and_found-usmc --best
-	cp runs/shipped-lost_and_found-usmc/model.safetensors agents/models/lost_and_found-usmc.safetensors
-	cp runs/shipped-lost_and_found-usmc/model.json agents/models/lost_and_found-usmc.json
+	$(call finish_shipped,lost_and_found-usmc)
 	$(PY) -m evaluation.curves
 
 clean:
