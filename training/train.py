@@ -5,7 +5,8 @@ A run lives in one folder (``--out``)::
     config.json          the TrainConfig and the exact command (and every --resume command)
     progress.json        steps, wall time, learning curve; rewritten at every checkpoint/evaluation
     checkpoints/         ckpt_<steps>.safetensors: policy + optimizer tensors, counters in its
-                         metadata, every --checkpoint-every steps (agents.policy_io)
+                         metadata, after the step-0 evaluation (ckpt_0: the policy as imitation
+                         left it) and every --checkpoint-every steps (agents.policy_io)
     tb/                  TensorBoard logs (tensorboard --logdir RUN/tb)
     model.safetensors    the final policy (float16 tensors, no optimizer state: small, for playing)
     model.json           its card (agents.ppo reads it; mandatory): see :func:`write_card`
@@ -462,6 +463,10 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
         if not state["curve"]:
             for point in evaluator.evaluate(model):
                 log(f"  step 0: {point['side']} vs {point['opponent']} win rate {point['win_rate']:.3f}")
+            # Every evaluation point gets a checkpoint, so --best can finish from the imitation
+            # policy when PPO never beats it.
+            save_checkpoint(model, ckpt_dir, config.keep_checkpoints, both_sides=both, curve=state["curve"])
+            save_progress(model)
         checkpointer = Checkpointer(ckpt_dir, config.checkpoint_every, config.keep_checkpoints,
                                     on_save=lambda _path: save_progress(model), both_sides=both,
                                     curve=state["curve"])

@@ -155,6 +155,29 @@ def test_best_finishes_from_the_best_evaluated_checkpoint(tmp_path):
     assert card["selected"]["eval_win_rate"] == rate[best_steps]
 
 
+def test_best_can_finish_from_the_imitation_policy_at_step_0(tmp_path):
+    """The step-0 evaluation point (the policy as imitation left it) has a checkpoint, ckpt_0, so
+    when PPO never beats it --best finishes from it: the card's model is the imitation policy."""
+    run = tmp_path / "imitation-best"
+    config = TrainConfig(game="strike_force_one", side="soviet", out=str(run), steps=512, envs=1,
+                         opponents=["random"], eval_opponents=["random"], imitate="heuristic",
+                         imitation_games=2, imitation_epochs=1, n_steps=256, batch_size=128, n_epochs=1,
+                         net_arch=[16], eval_every=512, eval_games=2, final_eval_games=2,
+                         checkpoint_every=512, torch_threads=1)
+    train(config, "fof train (first)", progress=False, log=lambda _t: None)
+    assert sorted(p.name for p in (run / "checkpoints").iterdir()) == ["ckpt_0.safetensors",
+                                                                       "ckpt_512.safetensors"]
+    progress = json.loads((run / "progress.json").read_text())
+    for point in progress["curve"]:  # make step 0 the best evaluated point
+        point["win_rate"] = 1.0 if point["timesteps"] == 0 else 0.0
+    (run / "progress.json").write_text(json.dumps(progress))
+    train(TrainConfig(game="", side="", out=str(run), steps=0), "fof train --resume --best", resume=True,
+          best=True, progress=False, log=lambda _t: None)
+    card = json.loads((run / "model.json").read_text())
+    assert card["selected"] == {"checkpoint": "ckpt_0.safetensors", "timesteps": 0, "eval_win_rate": 1.0}
+    assert card["timesteps"] == 0 and card["imitation"]["episodes"] == 2
+
+
 def test_a_run_stopped_before_its_first_checkpoint_starts_over_on_resume(tmp_path, monkeypatch):
     from training import train as train_module
 

@@ -113,7 +113,8 @@ def test_a_full_disk_is_one_line_and_leaves_no_run_folder(tmp_path, capsys, monk
 
 
 def test_a_disk_filling_up_during_training_is_one_line(tmp_path, capsys, monkeypatch):
-    """ENOSPC at the first checkpoint: one line, exit 2, and no half-written file."""
+    """ENOSPC at the first checkpoint (ckpt_0, after the step-0 evaluation): one line, exit 2, and no
+    half-written file."""
     real = os.replace
 
     def replace(src, dst, *args, **kwargs):
@@ -126,5 +127,5 @@ def test_a_disk_filling_up_during_training_is_one_line(tmp_path, capsys, monkeyp
     argv = BASE + ["--out", str(run), "--steps", "256", "--n-steps", "128", "--batch-size", "64",
                    "--n-epochs", "1", "--eval-every", "512", "--eval-games", "1", "--checkpoint-every", "128"]
     message = refused(argv, capsys)
-    assert message == f"fof train: cannot write {run / 'checkpoints' / 'ckpt_128.safetensors'}: No space left on device"
+    assert message == f"fof train: cannot write {run / 'checkpoints' / 'ckpt_0.safetensors'}: No space left on device"
     assert list((run / "checkpoints").iterdir()) == []  # the temp file was removed
