@@ -6,8 +6,9 @@ A pool is a list of agent specs with weights. Specs are those of
 (self-play). ``self`` needs a model that plays the opponent's side too, so it is
 only allowed when training ``--side both`` (the games are asymmetric: a Soviet
 policy cannot play the U.S.). It draws uniformly among the latest ``recent``
-checkpoints in the run's checkpoint folder; before the first checkpoint exists it
-plays as the first other spec of the pool (or ``random``). A snapshot is read as
+checkpoints in the run's checkpoint folder (from the first episode on, the step-0
+checkpoint ``ckpt_0`` that ``fof train`` writes after its first evaluation is there); with
+no checkpoint it plays as the first other spec of the pool (or ``random``). A snapshot is read as
 data (:func:`agents.policy_io.load_checkpoint_policy`: safetensors tensors and
 JSON); an unreadable one, or an old sb3 zip, raises
 :class:`agents.policy_io.ModelFileError` (one line) and is never unpickled.
