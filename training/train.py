@@ -438,6 +438,12 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
         state.update(timesteps=int(model.num_timesteps), wall_seconds=round(clock(), 1))
         _write_json(run / PROGRESS, state)
 
+    def checkpoint_now(model) -> Path:
+        """A checkpoint of ``model`` at its step count, then progress.json."""
+        path = save_checkpoint(model, ckpt_dir, config.keep_checkpoints, both_sides=both, curve=state["curve"])
+        save_progress(model)
+        return path
+
     executor = make_executor(config.backend, config.workers, config.address)
     try:
         venv = _make_vec_env(config, run, config.seed + state["timesteps"])
@@ -463,10 +469,9 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
         if not state["curve"]:
             for point in evaluator.evaluate(model):
                 log(f"  step 0: {point['side']} vs {point['opponent']} win rate {point['win_rate']:.3f}")
-            # Every evaluation point gets a checkpoint, so --best can finish from the imitation
-            # policy when PPO never beats it.
-            save_checkpoint(model, ckpt_dir, config.keep_checkpoints, both_sides=both, curve=state["curve"])
-            save_progress(model)
+            # The step-0 point gets a checkpoint too (ckpt_0), so --best can finish from the
+            # imitation policy when PPO never beats it.
+            checkpoint_now(model)
         checkpointer = Checkpointer(ckpt_dir, config.checkpoint_every, config.keep_checkpoints,
                                     on_save=lambda _path: save_progress(model), both_sides=both,
                                     curve=state["curve"])
@@ -477,12 +482,10 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
                     model.learn(remaining, callback=[evaluator, checkpointer],
                                 reset_num_timesteps=checkpoint is None, tb_log_name="ppo", progress_bar=progress)
         except KeyboardInterrupt:
-            path = save_checkpoint(model, ckpt_dir, config.keep_checkpoints, both_sides=both, curve=state["curve"])
-            save_progress(model)
+            path = checkpoint_now(model)
             log(f"\ninterrupted: saved {path}; continue with: fof train --resume {run}")
             raise
-        save_checkpoint(model, ckpt_dir, config.keep_checkpoints, both_sides=both, curve=state["curve"])
-        save_progress(model)
+        checkpoint_now(model)
         round_to_half(model.policy)  # the final evaluation plays the weights model.safetensors ships
         final = [point for opponent in config.eval_opponents
                  for point in evaluate_policy(game, config.side, model.policy, opponent,
