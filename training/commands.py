@@ -68,7 +68,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--reward", choices=("win", "shaped"), default=d.reward)
     p.add_argument("--net-arch", type=int, nargs="+", default=d.net_arch, metavar="UNITS",
                    help=f"hidden layers of the policy and value nets (default {d.net_arch})")
-    p.add_argument("--learning-rate", type=float, default=d.learning_rate)
+    p.add_argument("--learning-rate", type=float, default=d.learning_rate,
+                   help=f"Adam step size of PPO and of the --imitate warm start (default {d.learning_rate:g})")
     p.add_argument("--lr-schedule", choices=("constant", "linear"), default=d.lr_schedule,
                    help="linear: decay the learning rate to 0 at the run's last step (default constant)")
     p.add_argument("--n-steps", type=int, default=d.n_steps, help="rollout length per env")
