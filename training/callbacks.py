@@ -183,8 +183,11 @@ class Checkpointer(BaseCallback):
             self.save()
         return True
 
-    def save(self) -> Path:
-        path = save_checkpoint(self.model, self.folder, self.keep, both_sides=self.both_sides, curve=self.curve)
+    def save(self, model=None) -> Path:
+        """Checkpoint ``model`` now (default: the model this callback trains with, known once
+        ``learn`` has started), then call ``on_save``; returns the checkpoint's path."""
+        model = self.model if model is None else model
+        path = save_checkpoint(model, self.folder, self.keep, both_sides=self.both_sides, curve=self.curve)
         self.on_save(path)
         return path
 

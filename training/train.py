@@ -391,7 +391,6 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
         Checkpointer,
         MaskedEvalCallback,
         evaluate_policy,
-        save_checkpoint,
         stopwatch,
     )
 
@@ -438,12 +437,6 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
         state.update(timesteps=int(model.num_timesteps), wall_seconds=round(clock(), 1))
         _write_json(run / PROGRESS, state)
 
-    def checkpoint_now(model) -> Path:
-        """A checkpoint of ``model`` at its step count, then progress.json."""
-        path = save_checkpoint(model, ckpt_dir, config.keep_checkpoints, both_sides=both, curve=state["curve"])
-        save_progress(model)
-        return path
-
     executor = make_executor(config.backend, config.workers, config.address)
     try:
         venv = _make_vec_env(config, run, config.seed + state["timesteps"])
@@ -466,15 +459,15 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
         evaluator = MaskedEvalCallback(game, config.side, config.eval_opponents, config.eval_games,
                                        config.eval_every, config.seed + 1, state["curve"], clock,
                                        on_point=lambda _curve: save_progress(model), executor=executor)
+        checkpointer = Checkpointer(ckpt_dir, config.checkpoint_every, config.keep_checkpoints,
+                                    on_save=lambda _path: save_progress(model), both_sides=both,
+                                    curve=state["curve"])
         if not state["curve"]:
             for point in evaluator.evaluate(model):
                 log(f"  step 0: {point['side']} vs {point['opponent']} win rate {point['win_rate']:.3f}")
             # The step-0 point gets a checkpoint too (ckpt_0), so --best can finish from the
             # imitation policy when PPO never beats it.
-            checkpoint_now(model)
-        checkpointer = Checkpointer(ckpt_dir, config.checkpoint_every, config.keep_checkpoints,
-                                    on_save=lambda _path: save_progress(model), both_sides=both,
-                                    curve=state["curve"])
+            checkpointer.save(model)
         remaining = 0 if best else config.steps - model.num_timesteps
         try:
             if remaining > 0:
@@ -482,10 +475,10 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
                     model.learn(remaining, callback=[evaluator, checkpointer],
                                 reset_num_timesteps=checkpoint is None, tb_log_name="ppo", progress_bar=progress)
         except KeyboardInterrupt:
-            path = checkpoint_now(model)
+            path = checkpointer.save(model)
             log(f"\ninterrupted: saved {path}; continue with: fof train --resume {run}")
             raise
-        checkpoint_now(model)
+        checkpointer.save(model)
         round_to_half(model.policy)  # the final evaluation plays the weights model.safetensors ships
         final = [point for opponent in config.eval_opponents
                  for point in evaluate_policy(game, config.side, model.policy, opponent,
