@@ -192,6 +192,42 @@ class Checkpointer(BaseCallback):
         return path
 
 
+class ImitationAnchor(BaseCallback):
+    """``--imitation-coef``: after every PPO update, behaviour-cloning steps on the imitation
+    demonstrations (:func:`training.imitation.anchor_steps`), so PPO improves on the teacher
+    from near it instead of first pulling the imitation policy apart.
+
+    The weight is ``coef * (1 - steps / total_steps)`` (0 from ``total_steps`` on); each update
+    takes ``steps_per_update`` minibatches of ``batch_size`` decisions, drawn from a generator
+    seeded by ``(seed, steps)`` (a resumed run draws the same ones). TensorBoard gets
+    ``imitation/weight`` and ``imitation/nll`` (the cross-entropy of the teacher's actions).
+    """
+
+    def __init__(self, data, coef: float, total_steps: int, steps_per_update: int, batch_size: int,
+                 seed: int):
+        super().__init__()
+        self.data, self.coef, self.total_steps = data, coef, total_steps
+        self.steps_per_update, self.batch_size, self.seed = steps_per_update, batch_size, seed
+
+    def weight(self) -> float:
+        """The anchor's weight at the current step."""
+        return self.coef * max(0.0, 1.0 - self.num_timesteps / self.total_steps)
+
+    def _on_rollout_start(self) -> None:  # sb3 calls it after each update, before the next rollout
+        from training.imitation import anchor_steps
+
+        weight = self.weight()
+        if weight <= 0.0 or self.model._n_updates == 0:
+            return
+        rng = np.random.default_rng([self.seed, self.num_timesteps])
+        nll = anchor_steps(self.model.policy, self.data, weight, self.steps_per_update, self.batch_size, rng)
+        self.logger.record("imitation/weight", weight)
+        self.logger.record("imitation/nll", nll)
+
+    def _on_step(self) -> bool:
+        return True
+
+
 def evaluation_scores(curve: list[dict[str, Any]]) -> dict[int, float]:
     """Timesteps -> the mean win rate of the evaluation points there (over the sides and opponents
     evaluated)."""

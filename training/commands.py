@@ -81,6 +81,10 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--imitate", metavar="SPEC", help="warm start by behaviour cloning this agent (e.g. heuristic)")
     p.add_argument("--imitation-games", type=int, default=d.imitation_games)
     p.add_argument("--imitation-epochs", type=int, default=d.imitation_epochs)
+    p.add_argument("--imitation-coef", type=float, default=d.imitation_coef, metavar="C",
+                   help="with --imitate: after every PPO update, behaviour-cloning steps on its games with "
+                   "weight C, decaying linearly to 0 at --steps, to keep PPO from pulling the imitation "
+                   f"policy apart (default {d.imitation_coef:g}: none)")
     p.add_argument("--eval-opponent", nargs="+", default=d.eval_opponents, metavar="SPEC", dest="eval_opponents",
                    help="opponents of the masked evaluation (default heuristic); with several, each point and "
                    "the final evaluation play each, and --resume --best chooses by their mean win rate")
@@ -133,7 +137,8 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
             learning_rate=args.learning_rate, lr_schedule=args.lr_schedule, n_steps=args.n_steps, batch_size=args.batch_size,
             n_epochs=args.n_epochs, gamma=args.gamma, ent_coef=args.ent_coef, clip_range=args.clip_range,
             imitate=args.imitate, imitation_games=args.imitation_games,
-            imitation_epochs=args.imitation_epochs, eval_opponents=args.eval_opponents,
+            imitation_epochs=args.imitation_epochs, imitation_coef=args.imitation_coef,
+            eval_opponents=args.eval_opponents,
             eval_every=args.eval_every, eval_games=args.eval_games, final_eval_games=args.final_eval_games,
             checkpoint_every=args.checkpoint_every, keep_checkpoints=args.keep_checkpoints,
             torch_threads=args.torch_threads,

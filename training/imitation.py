@@ -9,6 +9,12 @@ discounted return (so PPO does not start from a random critic). PPO then improve
 on the teacher instead of rediscovering the game from random play (the
 "kickstarting" idea; the policy is the project's own, trained by ``fof train``).
 
+``--imitation-coef C`` keeps the demonstrations after the warm start and, after every
+PPO update, takes behaviour-cloning steps on them (:func:`anchor_steps`, weight ``C``
+decaying linearly to 0 at the run's last step; :class:`training.callbacks.ImitationAnchor`):
+an anchor against PPO pulling a good imitation policy apart before its critic is
+useful, in the spirit of DAPG's decaying demonstration loss (Rajeswaran et al. 2018).
+
 The teacher acts on the state, but the project's bots never read hidden
 information (tests in ``tests/agents``), so its choices hold nothing the learner
 could not know.
@@ -153,11 +159,7 @@ def behaviour_clone(policy, data: Demonstrations, epochs: int, batch_size: int =
         for start in range(0, len(train_idx), batch_size):
             obs, act, mask, ret = tensors(train_idx[start:start + batch_size])
             values, log_prob, _ = policy.evaluate_actions(obs, act, action_masks=mask)
-            loss = -log_prob.mean() + value_coef * torch.nn.functional.mse_loss(values.flatten(), ret)
-            policy.optimizer.zero_grad()
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
-            policy.optimizer.step()
+            _descend(policy, -log_prob.mean() + value_coef * torch.nn.functional.mse_loss(values.flatten(), ret))
             bar.update(1)
     bar.close()
     policy.set_training_mode(False)
@@ -176,6 +178,38 @@ def behaviour_clone(policy, data: Demonstrations, epochs: int, batch_size: int =
             "nll": round(float(-log_prob.mean()), 4),
             "value_mse": round(float(torch.nn.functional.mse_loss(values.flatten(), ret)), 4),
         }
+
+
+def anchor_steps(policy, data: Demonstrations, weight: float, steps: int, batch_size: int,
+                 rng: np.random.Generator) -> float:
+    """``steps`` gradient steps on ``weight`` times the masked cross-entropy of the teacher's
+    actions, each on a minibatch of ``batch_size`` decisions drawn from ``data`` by ``rng``
+    (the policy term of :func:`behaviour_clone`, without the value term: during PPO the critic
+    learns from the learner's own returns). Returns the mean cross-entropy before each step."""
+    import torch
+
+    policy.set_training_mode(True)
+    losses = []
+    for _ in range(steps):
+        idx = rng.integers(0, len(data), size=min(batch_size, len(data)))
+        _, log_prob, _ = policy.evaluate_actions(torch.as_tensor(data.observations[idx]),
+                                                 torch.as_tensor(data.actions[idx]),
+                                                 action_masks=torch.as_tensor(data.masks[idx]))
+        nll = -log_prob.mean()
+        _descend(policy, weight * nll)
+        losses.append(float(nll))
+    policy.set_training_mode(False)
+    return sum(losses) / max(1, len(losses))
+
+
+def _descend(policy, loss) -> None:
+    """One step of the policy's own optimizer on ``loss`` (gradient norm clipped to 0.5, as PPO's)."""
+    import torch
+
+    policy.optimizer.zero_grad()
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
+    policy.optimizer.step()
 
 
 def _bar(total: int, desc: str, progress: bool):

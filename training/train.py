@@ -40,6 +40,7 @@ import contextlib
 import errno
 import functools
 import json
+import math
 import os
 import platform
 import shlex
@@ -98,6 +99,9 @@ class TrainConfig:
     imitate: str | None = None
     imitation_games: int = 1000
     imitation_epochs: int = 10
+    # > 0: behaviour-cloning steps on the demonstrations after every PPO update, with this weight
+    # decaying linearly to 0 at the last step (training.callbacks.ImitationAnchor); needs imitate.
+    imitation_coef: float = 0.0
     # Opponents of the masked evaluation; the best checkpoint (--resume --best) is chosen by the mean
     # win rate over them, so "heuristic random" selects for both of issue 14's bars at once.
     eval_opponents: list[str] = field(default_factory=lambda: ["heuristic"])
@@ -139,6 +143,12 @@ class TrainConfig:
             raise ValueError(f"--backend must be one of {', '.join(BACKENDS)}, got {self.backend!r}")
         if self.address is not None and self.backend != "ray":
             raise ValueError("--address needs --backend ray")
+        coef = self.imitation_coef
+        if isinstance(coef, bool) or not isinstance(coef, int | float) or not coef >= 0 or coef == float("inf"):
+            raise ValueError(f"--imitation-coef must be a finite number >= 0, got {coef!r}")
+        if coef > 0 and self.imitate is None:
+            raise ValueError("--imitation-coef needs --imitate SPEC: it keeps PPO near that teacher's "
+                             "demonstrations")
         if not self.eval_opponents or not all(isinstance(s, str) for s in self.eval_opponents):
             raise ValueError(f"--eval-opponent must name one or more agents, got {self.eval_opponents!r}")
         game = make_game(self.game, **self.options)
@@ -261,18 +271,24 @@ def _new_model(config: TrainConfig, venv, run: Path):
     )
 
 
-def _imitate(config: TrainConfig, model, progress: bool, executor) -> dict[str, Any]:
+def _demonstrations(config: TrainConfig, progress: bool, executor):
+    """The teacher's ``imitation_games`` games in the training env (the same for the same config)."""
     from training.envs import build_env
-    from training.imitation import behaviour_clone, collect, collect_on
+    from training.imitation import collect, collect_on
 
     pool = parse_pool([s for s in config.opponents if s not in SNAPSHOT_SPECS] or ["random"], None)
     env_args = (config.game, config.side, config.options, pool, config.reward, None)
     if executor.parallelism > 1:
-        data = collect_on(executor, env_args, config.imitate, config.imitation_games, config.seed,
+        return collect_on(executor, env_args, config.imitate, config.imitation_games, config.seed,
                           config.gamma, progress)
-    else:
-        data = collect(build_env(*env_args), config.imitate, config.imitation_games, config.seed,
-                       config.gamma, progress)
+    return collect(build_env(*env_args), config.imitate, config.imitation_games, config.seed,
+                   config.gamma, progress)
+
+
+def _imitate(config: TrainConfig, model, data, progress: bool) -> dict[str, Any]:
+    """Behaviour-clone ``data`` into ``model``'s policy; the statistics the card records."""
+    from training.imitation import behaviour_clone
+
     stats = behaviour_clone(model.policy, data, config.imitation_epochs, config.batch_size, config.seed,
                             progress=progress)
     stats["teacher"] = config.imitate
@@ -389,6 +405,7 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
     from fof_env.core.registry import make_game
     from training.callbacks import (
         Checkpointer,
+        ImitationAnchor,
         MaskedEvalCallback,
         evaluate_policy,
         stopwatch,
@@ -452,10 +469,16 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
             log(f"finishing from the best evaluated checkpoint: {state['selected']}")
         if checkpoint is not None:
             log(f"resuming {run} from {latest[0].name} ({model.num_timesteps} steps)")
-        elif config.imitate and state["imitation"] is None:
+        remaining = 0 if best else config.steps - model.num_timesteps
+        demonstrations = None
+        if checkpoint is None and config.imitate and state["imitation"] is None:
             log(f"imitation warm start: {config.imitation_games} games of {config.imitate}")
-            state["imitation"] = _imitate(config, model, progress, executor)
+            demonstrations = _demonstrations(config, progress, executor)
+            state["imitation"] = _imitate(config, model, demonstrations, progress)
             log(f"  agreement with {config.imitate} on held-out decisions: {state['imitation']['accuracy']}")
+        elif config.imitation_coef > 0 and remaining > 0:
+            log(f"replaying the {config.imitation_games} imitation games for --imitation-coef")
+            demonstrations = _demonstrations(config, progress, executor)
         evaluator = MaskedEvalCallback(game, config.side, config.eval_opponents, config.eval_games,
                                        config.eval_every, config.seed + 1, state["curve"], clock,
                                        on_point=lambda _curve: save_progress(model), executor=executor)
@@ -468,11 +491,15 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
             # The step-0 point gets a checkpoint too (ckpt_0), so --best can finish from the
             # imitation policy when PPO never beats it.
             checkpointer.save(model)
-        remaining = 0 if best else config.steps - model.num_timesteps
+        callbacks = [evaluator, checkpointer]
+        if config.imitation_coef > 0:
+            callbacks.append(ImitationAnchor(demonstrations, config.imitation_coef, config.steps,
+                                             math.ceil(config.envs * config.n_steps / config.batch_size),
+                                             config.batch_size, config.seed + 3))
         try:
             if remaining > 0:
                 with _sigterm_as_interrupt():
-                    model.learn(remaining, callback=[evaluator, checkpointer],
+                    model.learn(remaining, callback=callbacks,
                                 reset_num_timesteps=checkpoint is None, tb_log_name="ppo", progress_bar=progress)
         except KeyboardInterrupt:
             path = checkpointer.save(model)

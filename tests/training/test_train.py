@@ -112,6 +112,55 @@ def test_bad_configurations_are_refused_before_training(tmp_path):
     assert not any(tmp_path.iterdir())
 
 
+def test_an_imitation_coef_needs_a_teacher_and_a_finite_weight_at_or_above_zero(tmp_path):
+    base = {"game": "strike_force_one", "side": "soviet", "out": str(tmp_path / "x"), "opponents": ["random"]}
+    with pytest.raises(ValueError, match=r"^--imitation-coef needs --imitate SPEC"):
+        TrainConfig(**base, imitation_coef=0.5).validate()
+    for bad in (-0.1, float("nan"), float("inf"), "1", True):
+        with pytest.raises(ValueError, match=r"^--imitation-coef must be a finite number >= 0, got "):
+            TrainConfig(**base, imitate="heuristic", imitation_coef=bad).validate()
+    TrainConfig(**base, imitate="heuristic", imitation_coef=0.5).validate()
+    assert not any(tmp_path.iterdir())
+
+
+def test_the_imitation_anchor_keeps_ppo_near_its_teacher_and_survives_a_resume(tmp_path):
+    """PPO pushed away from the teacher (a large entropy bonus and step size) ends nearer it with
+    --imitation-coef: a lower cross-entropy of the teacher's actions on the run's own demonstrations.
+    A resumed anchored run replays the imitation games (the same ones) to go on anchoring."""
+    from training.envs import build_env
+    from training.imitation import collect
+
+    def run(name: str, coef: float, steps: int, log=lambda _t: None):
+        config = TrainConfig(game="strike_force_one", side="soviet", out=str(tmp_path / name), steps=steps,
+                             envs=2, opponents=["random"], eval_opponents=["random"], imitate="heuristic",
+                             imitation_games=4, imitation_epochs=3, imitation_coef=coef, learning_rate=3e-3,
+                             ent_coef=0.5, n_steps=256, batch_size=128, n_epochs=4, net_arch=[32],
+                             eval_every=512, eval_games=2, final_eval_games=2, checkpoint_every=512)
+        train(config, f"fof train ({name})", progress=False, log=log)
+
+    run("free", 0.0, 1536)
+    run("anchored", 2.0, 1024)
+    lines: list[str] = []
+    train(TrainConfig(game="", side="", out=str(tmp_path / "anchored"), steps=1536), "fof train --resume",
+          resume=True, progress=False, log=lines.append)
+    assert "replaying the 4 imitation games for --imitation-coef" in lines
+    card = json.loads((tmp_path / "anchored" / "model.json").read_text())
+    assert card["config"]["imitation_coef"] == 2.0 and card["timesteps"] >= 1536
+
+    data = collect(build_env("strike_force_one", "soviet", {}, [("random", 1.0)], "win", None),
+                   "heuristic", 4, 0, 0.99)  # the runs' demonstrations: seed 0, discount 0.99
+
+    def cross_entropy(name: str) -> float:
+        policy = load_policy(str((tmp_path / name / "model.safetensors").resolve()))
+        with torch.no_grad():
+            _, log_prob, _ = policy.evaluate_actions(torch.as_tensor(data.observations),
+                                                     torch.as_tensor(data.actions),
+                                                     action_masks=torch.as_tensor(data.masks))
+        return float(-log_prob.mean())
+
+    assert cross_entropy("anchored") < cross_entropy("free")
+
+
 def test_cli_train_reports_errors_without_a_traceback(tmp_path, capsys):
     code = cli.main(["train", "--game", "strike_force_one", "--side", "soviet", "--opponent", "self",
                      "--out", str(tmp_path / "x"), "--no-progress"])
