@@ -197,7 +197,7 @@ def anchor_steps(policy, data: Demonstrations, weight: float, steps: int, batch_
                                                  action_masks=torch.as_tensor(data.masks[idx]))
         nll = -log_prob.mean()
         _descend(policy, weight * nll)
-        losses.append(float(nll))
+        losses.append(nll.item())
     policy.set_training_mode(False)
     return sum(losses) / max(1, len(losses))
 
