@@ -5,7 +5,7 @@ A run lives in one folder (``--out``)::
     config.json          the TrainConfig and the exact command (and every --resume command)
     progress.json        steps, wall time, learning curve; rewritten at every checkpoint/evaluation
     checkpoints/         ckpt_<steps>.safetensors: policy + optimizer tensors, counters in its
-                         metadata, after the step-0 evaluation (ckpt_0: the policy as imitation
+                         metadata, at every evaluation point (ckpt_0: the policy as imitation
                          left it) and every --checkpoint-every steps (agents.policy_io)
     tb/                  TensorBoard logs (tensorboard --logdir RUN/tb)
     model.safetensors    the final policy (float16 tensors, no optimizer state: small, for playing)
@@ -479,18 +479,18 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
         elif config.imitation_coef > 0 and remaining > 0:
             log(f"replaying the {config.imitation_games} imitation games for --imitation-coef")
             demonstrations = _demonstrations(config, progress, executor)
-        evaluator = MaskedEvalCallback(game, config.side, config.eval_opponents, config.eval_games,
-                                       config.eval_every, config.seed + 1, state["curve"], clock,
-                                       on_point=lambda _curve: save_progress(model), executor=executor)
         checkpointer = Checkpointer(ckpt_dir, config.checkpoint_every, config.keep_checkpoints,
                                     on_save=lambda _path: save_progress(model), both_sides=both,
                                     curve=state["curve"])
+        # Every evaluation point gets a checkpoint of the policy it scored (ckpt_0 for step 0, the
+        # policy as imitation left it), so --best can finish from any point, whatever --eval-every
+        # and --checkpoint-every are.
+        evaluator = MaskedEvalCallback(game, config.side, config.eval_opponents, config.eval_games,
+                                       config.eval_every, config.seed + 1, state["curve"], clock,
+                                       on_point=lambda _curve: checkpointer.save(model), executor=executor)
         if not state["curve"]:
             for point in evaluator.evaluate(model):
                 log(f"  step 0: {point['side']} vs {point['opponent']} win rate {point['win_rate']:.3f}")
-            # The step-0 point gets a checkpoint too (ckpt_0), so --best can finish from the
-            # imitation policy when PPO never beats it.
-            checkpointer.save(model)
         callbacks = [evaluator, checkpointer]
         if config.imitation_coef > 0:
             callbacks.append(ImitationAnchor(demonstrations, config.imitation_coef, config.steps,

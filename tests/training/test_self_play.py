@@ -70,7 +70,8 @@ def test_self_play_run_uses_its_snapshots_and_plays_both_sides(tmp_path):
     league = OpponentPool(game, 1, parse_pool(["league"], None), run / "checkpoints")
     names = sorted({_draw(league, s) for s in range(60)})
     assert names == ["league:ckpt_0.safetensors", "league:ckpt_1024.safetensors",
-                     "league:ckpt_1536.safetensors", "league:ckpt_512.safetensors"]
+                     "league:ckpt_1536.safetensors", "league:ckpt_512.safetensors",
+                     "league:ckpt_768.safetensors"]  # 768: the evaluation point's checkpoint
     scores = _LEAGUE_SCORES[(str(run / "checkpoints"), 1)]  # shared with the training run's pools
     trained = sum(g for _, g in scores.values())
     assert trained > 0  # the training episodes against league snapshots were counted

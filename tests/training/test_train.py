@@ -18,6 +18,7 @@ from evaluation.match import play_game  # noqa: E402
 from fof_env import cli  # noqa: E402
 from fof_env.core.registry import make_game  # noqa: E402
 from training import callbacks  # noqa: E402
+from training.opponents import checkpoints  # noqa: E402
 from training.train import TrainConfig, train  # noqa: E402
 
 TINY = ["--n-steps", "256", "--batch-size", "128", "--n-epochs", "2", "--net-arch", "32",
@@ -359,6 +360,21 @@ def test_pruning_keeps_the_latest_checkpoints_and_the_best_evaluated_one(tmp_pat
         "ckpt_200.safetensors", "ckpt_400.safetensors", "ckpt_500.safetensors"]
     assert sorted(p.name for p in (tmp_path / "without").iterdir()) == [
         "ckpt_400.safetensors", "ckpt_500.safetensors"]
+
+
+def test_every_evaluation_point_has_a_checkpoint_whatever_the_two_periods(tmp_path):
+    """Evaluations every 768 steps and checkpoints every 1,024: the points at 768 and 1,536 get
+    checkpoints of their own, so --best can finish from any evaluated policy."""
+    run = tmp_path / "periods"
+    config = TrainConfig(game="strike_force_one", side="soviet", out=str(run), steps=1536, envs=1,
+                         opponents=["random"], eval_opponents=["random"], n_steps=256, batch_size=128,
+                         n_epochs=1, net_arch=[16], eval_every=768, eval_games=2, final_eval_games=2,
+                         checkpoint_every=1024, keep_checkpoints=5, torch_threads=1)
+    train(config, "fof train (periods)", progress=False, log=lambda _t: None)
+    card = json.loads((run / "model.json").read_text())
+    assert [p["timesteps"] for p in card["curve"]] == [0, 768, 1536]
+    assert [p.name for p in checkpoints(run / "checkpoints")] == [
+        "ckpt_0.safetensors", "ckpt_768.safetensors", "ckpt_1024.safetensors", "ckpt_1536.safetensors"]
 
 
 def test_several_evaluation_opponents_are_each_played_and_choose_the_best_together(tmp_path, capsys):
