@@ -89,6 +89,10 @@ train-shipped: $(STAMP)
 	$(call finish_shipped,strike_force_one-us)
 	$(VENV)/bin/fof train --game lost_and_found --side usmc --reward shaped --imitate heuristic --imitation-games 1500 --imitation-epochs 15 --opponent heuristic random --opponent-weights 0.6 0.4 --eval-opponent heuristic random --net-arch 256 256 --learning-rate 2.5e-4 --ent-coef 0.005 --steps 700000 --eval-every 100000 --eval-games 100 --final-eval-games 400 --out runs/shipped-lost_and_found-usmc
 	$(call finish_shipped,lost_and_found-usmc)
+	@# cut by a 30-minute timeout, as the shipped run was: the anchor's weight decays over --steps, so
+	@# --steps stays 400000; --best then finishes from the best evaluated checkpoint (ckpt_0 in the card)
+	-timeout -s TERM 1800 $(VENV)/bin/fof train --game compound_raid --side british --imitate heuristic --imitation-games 2000 --imitation-epochs 20 --imitation-coef 1.0 --opponent heuristic random --opponent-weights 0.9 0.1 --learning-rate 0.0001 --clip-range 0.1 --ent-coef 0.003 --eval-opponent heuristic random --steps 400000 --eval-every 50000 --eval-games 200 --final-eval-games 400 --seed 1 --out runs/shipped-compound_raid-british
+	$(call finish_shipped,compound_raid-british)
 	$(PY) -m evaluation.curves
 
 clean:

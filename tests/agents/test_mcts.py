@@ -356,9 +356,9 @@ def test_bad_guided_option_values_give_one_line(options, words):
 
 def test_a_ppo_prior_needs_a_shipped_model():
     """``prior=ppo`` on a game with no shipped model for either side is refused in one line naming what ships."""
-    game = fof_env.make_game("compound_raid")
+    game = fof_env.make_game("wwii_hedgerow_hamlet")
     with pytest.raises(
-        OptionError, match=r"prior=ppo / evaluation=ppo need a shipped model for a side of 'compound_raid'"
+        OptionError, match=r"prior=ppo / evaluation=ppo need a shipped model for a side of 'wwii_hedgerow_hamlet'"
     ) as err:
         make_agent("mcts", game, 0, prior="ppo")
     assert "\n" not in str(err.value) and "strike_force_one-soviet" in str(err.value)
