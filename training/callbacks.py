@@ -164,7 +164,10 @@ class MaskedEvalCallback(BaseCallback):
 class Checkpointer(BaseCallback):
     """Every ``every`` steps save ``ckpt_<steps>.safetensors`` (policy with optimizer state and
     counters, :func:`save_checkpoint`) in ``folder``, keep the latest ``keep``, and call
-    ``on_save(path)``. ``both_sides``: the policy plays both sides (recorded in the file)."""
+    ``on_save(path)``. ``both_sides``: the policy plays both sides (recorded in the file).
+
+    A step that is both an evaluation point (whose callback saves too) and a checkpoint step is
+    written once: :meth:`save` skips a model whose step and update counts it has just saved."""
 
     def __init__(self, folder: Path, every: int, keep: int, on_save: Callable[[Path], None], *,
                  both_sides: bool = False, curve: list[dict[str, Any]] | None = None):
@@ -172,6 +175,7 @@ class Checkpointer(BaseCallback):
         self.folder, self.every, self.keep, self.on_save = folder, every, keep, on_save
         self.both_sides, self.curve = both_sides, curve
         self._next = every
+        self._saved: tuple[tuple[int, int], Path] | None = None  # (num_timesteps, _n_updates), path
 
     def _init_callback(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
@@ -187,7 +191,11 @@ class Checkpointer(BaseCallback):
         """Checkpoint ``model`` now (default: the model this callback trains with, known once
         ``learn`` has started), then call ``on_save``; returns the checkpoint's path."""
         model = self.model if model is None else model
+        counts = (int(model.num_timesteps), int(model._n_updates))
+        if self._saved is not None and self._saved[0] == counts:
+            return self._saved[1]  # the same policy, already written (and on_save called)
         path = save_checkpoint(model, self.folder, self.keep, both_sides=self.both_sides, curve=self.curve)
+        self._saved = (counts, path)
         self.on_save(path)
         return path
 

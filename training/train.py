@@ -144,7 +144,7 @@ class TrainConfig:
         if self.address is not None and self.backend != "ray":
             raise ValueError("--address needs --backend ray")
         coef = self.imitation_coef
-        if isinstance(coef, bool) or not isinstance(coef, int | float) or not coef >= 0 or coef == float("inf"):
+        if isinstance(coef, bool) or not isinstance(coef, int | float) or not (math.isfinite(coef) and coef >= 0):
             raise ValueError(f"--imitation-coef must be a finite number >= 0, got {coef!r}")
         if coef > 0 and self.imitate is None:
             raise ValueError("--imitation-coef needs --imitate SPEC: it keeps PPO near that teacher's "

@@ -377,6 +377,26 @@ def test_every_evaluation_point_has_a_checkpoint_whatever_the_two_periods(tmp_pa
         "ckpt_0.safetensors", "ckpt_768.safetensors", "ckpt_1024.safetensors", "ckpt_1536.safetensors"]
 
 
+def test_a_step_that_is_an_evaluation_point_and_a_checkpoint_step_is_written_once(tmp_path, monkeypatch):
+    """Evaluations and checkpoints both every 512 steps: 512 and 1,024 are written once each during
+    training; 1,024 once more after learn, whose last PPO update changed the policy."""
+    written = []
+    save = callbacks.save_checkpoint
+
+    def counting(model, *args, **kwargs):
+        written.append((int(model.num_timesteps), int(model._n_updates)))
+        return save(model, *args, **kwargs)
+
+    monkeypatch.setattr(callbacks, "save_checkpoint", counting)
+    config = TrainConfig(game="strike_force_one", side="soviet", out=str(tmp_path / "once"), steps=1024, envs=1,
+                         opponents=["random"], eval_opponents=["random"], n_steps=256, batch_size=128,
+                         n_epochs=1, net_arch=[16], eval_every=512, eval_games=2, final_eval_games=2,
+                         checkpoint_every=512, torch_threads=1)
+    train(config, "fof train (once)", progress=False, log=lambda _t: None)
+    assert [steps for steps, _ in written] == [0, 512, 1024, 1024]
+    assert written[2][1] < written[3][1]
+
+
 def test_several_evaluation_opponents_are_each_played_and_choose_the_best_together(tmp_path, capsys):
     """--eval-opponent random heuristic: every point and the final evaluation play both, and the
     card keeps one line per opponent."""
