@@ -166,8 +166,12 @@ class Checkpointer(BaseCallback):
     counters, :func:`save_checkpoint`) in ``folder``, keep the latest ``keep``, and call
     ``on_save(path)``. ``both_sides``: the policy plays both sides (recorded in the file).
 
-    A step that is both an evaluation point (whose callback saves too) and a checkpoint step is
-    written once: :meth:`save` skips a model whose step and update counts it has just saved."""
+    Each step count is written once, with the first policy saved there: :meth:`save` skips a
+    model at the step it has just saved. So a step that is both an evaluation point (whose
+    callback saves too) and a checkpoint step is written once, and an evaluation point's
+    checkpoint stays the policy it scored, not the one after the PPO update that ends ``learn``
+    or the half-made update that Ctrl-C interrupts (a resume from it repeats that update's
+    rollout)."""
 
     def __init__(self, folder: Path, every: int, keep: int, on_save: Callable[[Path], None], *,
                  both_sides: bool = False, curve: list[dict[str, Any]] | None = None):
@@ -175,7 +179,7 @@ class Checkpointer(BaseCallback):
         self.folder, self.every, self.keep, self.on_save = folder, every, keep, on_save
         self.both_sides, self.curve = both_sides, curve
         self._next = every
-        self._saved: tuple[tuple[int, int], Path] | None = None  # (num_timesteps, _n_updates), path
+        self._saved: tuple[int, Path] | None = None  # num_timesteps, path
 
     def _init_callback(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
@@ -191,11 +195,11 @@ class Checkpointer(BaseCallback):
         """Checkpoint ``model`` now (default: the model this callback trains with, known once
         ``learn`` has started), then call ``on_save``; returns the checkpoint's path."""
         model = self.model if model is None else model
-        counts = (int(model.num_timesteps), int(model._n_updates))
-        if self._saved is not None and self._saved[0] == counts:
-            return self._saved[1]  # the same policy, already written (and on_save called)
+        steps = int(model.num_timesteps)
+        if self._saved is not None and self._saved[0] == steps:
+            return self._saved[1]  # this step's checkpoint, already written (and on_save called)
         path = save_checkpoint(model, self.folder, self.keep, both_sides=self.both_sides, curve=self.curve)
-        self._saved = (counts, path)
+        self._saved = (steps, path)
         self.on_save(path)
         return path
 
@@ -207,28 +211,32 @@ class ImitationAnchor(BaseCallback):
 
     The weight is ``coef * (1 - steps / total_steps)`` (0 from ``total_steps`` on); each update
     takes ``steps_per_update`` minibatches of ``batch_size`` decisions, drawn from a generator
-    seeded by ``(seed, steps)`` (a resumed run draws the same ones). TensorBoard gets
+    seeded by ``(seed, steps)`` (a resumed run draws the same ones), with Adam's step size
+    ``rate`` (None: the one PPO's last update used). TensorBoard gets
     ``imitation/weight`` and ``imitation/nll`` (the cross-entropy of the teacher's actions).
     """
 
     def __init__(self, data, coef: float, total_steps: int, steps_per_update: int, batch_size: int,
-                 seed: int):
+                 seed: int, rate: float | None = None):
         super().__init__()
         self.data, self.coef, self.total_steps = data, coef, total_steps
-        self.steps_per_update, self.batch_size, self.seed = steps_per_update, batch_size, seed
+        self.steps_per_update, self.batch_size, self.seed, self.rate = steps_per_update, batch_size, seed, rate
 
     def weight(self) -> float:
         """The anchor's weight at the current step."""
         return self.coef * max(0.0, 1.0 - self.num_timesteps / self.total_steps)
 
     def _on_rollout_start(self) -> None:  # sb3 calls it after each update, before the next rollout
-        from training.imitation import anchor_steps
+        from training.imitation import anchor_steps, learning_rate
 
         weight = self.weight()
         if weight <= 0.0 or self.model._n_updates == 0:
             return
         rng = np.random.default_rng([self.seed, self.num_timesteps])
-        nll = anchor_steps(self.model.policy, self.data, weight, self.steps_per_update, self.batch_size, rng)
+        policy = self.model.policy
+        rate = policy.optimizer.param_groups[0]["lr"] if self.rate is None else self.rate
+        with learning_rate(policy, rate):
+            nll = anchor_steps(policy, self.data, weight, self.steps_per_update, self.batch_size, rng)
         self.logger.record("imitation/weight", weight)
         self.logger.record("imitation/nll", nll)
 

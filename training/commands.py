@@ -23,7 +23,7 @@ Examples:
   fof train --game lost_and_found --side taliban --imitate heuristic --opponent heuristic random \\
       --opponent-weights 0.8 0.2 --out runs/laf-taliban
   fof train --game strike_force_one --side both --opponent self heuristic --out runs/sfo-selfplay
-  fof train --game fubar_village_patrol --side both --opponent league heuristic random \
+  fof train --game fubar_village_patrol --side both --opponent league heuristic random \\
       --opponent-weights 0.6 0.3 0.1 --keep-checkpoints 20 --checkpoint-every 25000 --out runs/fvp-league
   fof train --resume runs/sfo-soviet        # continue after an interruption
 
@@ -69,7 +69,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--net-arch", type=int, nargs="+", default=d.net_arch, metavar="UNITS",
                    help=f"hidden layers of the policy and value nets (default {d.net_arch})")
     p.add_argument("--learning-rate", type=float, default=d.learning_rate,
-                   help=f"Adam step size of PPO and of the --imitate warm start (default {d.learning_rate:g})")
+                   help=f"Adam step size of PPO (default {d.learning_rate:g}), and of the --imitate warm "
+                   "start and --imitation-coef steps unless --imitation-learning-rate is given")
     p.add_argument("--lr-schedule", choices=("constant", "linear"), default=d.lr_schedule,
                    help="linear: decay the learning rate to 0 at the run's last step (default constant)")
     p.add_argument("--n-steps", type=int, default=d.n_steps, help="rollout length per env")
@@ -85,6 +86,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
                    help="with --imitate: after every PPO update, behaviour-cloning steps on its games with "
                    "weight C, decaying linearly to 0 at --steps, to keep PPO from pulling the imitation "
                    f"policy apart (default {d.imitation_coef:g}: none)")
+    p.add_argument("--imitation-learning-rate", type=float, default=None, metavar="RATE",
+                   help="with --imitate: Adam step size of the warm start and the --imitation-coef steps "
+                   "(default: --learning-rate), so PPO can fine-tune with a smaller one")
     p.add_argument("--eval-opponent", nargs="+", default=d.eval_opponents, metavar="SPEC", dest="eval_opponents",
                    help="opponents of the masked evaluation (default heuristic); with several, each point and "
                    "the final evaluation play each, and --resume --best chooses by their mean win rate")
@@ -138,6 +142,7 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
             n_epochs=args.n_epochs, gamma=args.gamma, ent_coef=args.ent_coef, clip_range=args.clip_range,
             imitate=args.imitate, imitation_games=args.imitation_games,
             imitation_epochs=args.imitation_epochs, imitation_coef=args.imitation_coef,
+            imitation_learning_rate=args.imitation_learning_rate,
             eval_opponents=args.eval_opponents,
             eval_every=args.eval_every, eval_games=args.eval_games, final_eval_games=args.final_eval_games,
             checkpoint_every=args.checkpoint_every, keep_checkpoints=args.keep_checkpoints,

@@ -14,6 +14,8 @@ PPO update, takes behaviour-cloning steps on them (:func:`anchor_steps`, weight 
 decaying linearly to 0 at the run's last step; :class:`training.callbacks.ImitationAnchor`):
 an anchor against PPO pulling a good imitation policy apart before its critic is
 useful, in the spirit of DAPG's decaying demonstration loss (Rajeswaran et al. 2018).
+``--imitation-learning-rate`` gives both their own Adam step size (:func:`learning_rate`), so
+PPO can fine-tune with a smaller one than the warm start needs.
 
 The teacher acts on the state, but the project's bots never read hidden
 information (tests in ``tests/agents``), so its choices hold nothing the learner
@@ -22,7 +24,9 @@ could not know.
 
 from __future__ import annotations
 
+import contextlib
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -200,6 +204,21 @@ def anchor_steps(policy, data: Demonstrations, weight: float, steps: int, batch_
         losses.append(nll.item())
     policy.set_training_mode(False)
     return sum(losses) / max(1, len(losses))
+
+
+@contextlib.contextmanager
+def learning_rate(policy, rate: float) -> Iterator[None]:
+    """Inside: the policy's optimizer steps with ``rate``; after: with the step sizes it had
+    (PPO sets its own before every update, so this matters between updates)."""
+    groups = policy.optimizer.param_groups
+    saved = [group["lr"] for group in groups]
+    for group in groups:
+        group["lr"] = rate
+    try:
+        yield
+    finally:
+        for group, rate_before in zip(groups, saved, strict=True):
+            group["lr"] = rate_before
 
 
 def _descend(policy, loss) -> None:

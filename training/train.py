@@ -70,6 +70,24 @@ _AT_LEAST_ONE = ("steps", "envs", "n_steps", "batch_size", "n_epochs", "eval_eve
                  "final_eval_games", "checkpoint_every", "keep_checkpoints", "torch_threads",
                  "imitation_games", "imitation_epochs", "workers")
 
+# Float options: (name, low, high, low included); high is always included.
+_NUMBER_RANGES = (("learning_rate", 0.0, math.inf, False), ("gamma", 0.0, 1.0, False),
+                  ("ent_coef", 0.0, math.inf, True),
+                  ("clip_range", 0.0, math.inf, False), ("imitation_coef", 0.0, math.inf, True))
+
+
+def _check_number(name: str, value: Any, low: float, high: float, low_included: bool) -> None:
+    """Refuse ``value`` (of the option ``--name``) unless it is a finite number in its range."""
+    flag = "--" + name.replace("_", "-")
+    if high == math.inf:
+        wanted = f"a finite number {'>=' if low_included else '>'} {low:g}"
+    else:
+        wanted = f"a number in {'[' if low_included else '('}{low:g}, {high:g}]"
+    number = not isinstance(value, bool) and isinstance(value, int | float)
+    if not (number and math.isfinite(value) and (value >= low if low_included else value > low)
+            and value <= high):
+        raise ValueError(f"{flag} must be {wanted}, got {value!r}")
+
 
 @dataclass
 class TrainConfig:
@@ -102,6 +120,8 @@ class TrainConfig:
     # > 0: behaviour-cloning steps on the demonstrations after every PPO update, with this weight
     # decaying linearly to 0 at the last step (training.callbacks.ImitationAnchor); needs imitate.
     imitation_coef: float = 0.0
+    # Adam step size of the warm start and the anchor's steps; None: learning_rate (PPO's).
+    imitation_learning_rate: float | None = None
     # Opponents of the masked evaluation; the best checkpoint (--resume --best) is chosen by the mean
     # win rate over them, so "heuristic random" selects for both of issue 14's bars at once.
     eval_opponents: list[str] = field(default_factory=lambda: ["heuristic"])
@@ -143,12 +163,16 @@ class TrainConfig:
             raise ValueError(f"--backend must be one of {', '.join(BACKENDS)}, got {self.backend!r}")
         if self.address is not None and self.backend != "ray":
             raise ValueError("--address needs --backend ray")
-        coef = self.imitation_coef
-        if isinstance(coef, bool) or not isinstance(coef, int | float) or not (math.isfinite(coef) and coef >= 0):
-            raise ValueError(f"--imitation-coef must be a finite number >= 0, got {coef!r}")
-        if coef > 0 and self.imitate is None:
+        for name, low, high, low_included in _NUMBER_RANGES:
+            _check_number(name, getattr(self, name), low, high, low_included)
+        if self.imitation_learning_rate is not None:
+            _check_number("imitation_learning_rate", self.imitation_learning_rate, 0.0, math.inf, False)
+        if self.imitation_coef > 0 and self.imitate is None:
             raise ValueError("--imitation-coef needs --imitate SPEC: it keeps PPO near that teacher's "
                              "demonstrations")
+        if self.imitation_learning_rate is not None and self.imitate is None:
+            raise ValueError("--imitation-learning-rate needs --imitate SPEC: it is the step size of "
+                             "behaviour cloning that teacher")
         if not self.eval_opponents or not all(isinstance(s, str) for s in self.eval_opponents):
             raise ValueError(f"--eval-opponent must name one or more agents, got {self.eval_opponents!r}")
         game = make_game(self.game, **self.options)
@@ -287,12 +311,20 @@ def _demonstrations(config: TrainConfig, progress: bool, executor):
 
 def _imitate(config: TrainConfig, model, data, progress: bool) -> dict[str, Any]:
     """Behaviour-clone ``data`` into ``model``'s policy; the statistics the card records."""
-    from training.imitation import behaviour_clone
+    from training.imitation import behaviour_clone, learning_rate
 
-    stats = behaviour_clone(model.policy, data, config.imitation_epochs, config.batch_size, config.seed,
-                            progress=progress)
+    with learning_rate(model.policy, imitation_rate(config)):
+        stats = behaviour_clone(model.policy, data, config.imitation_epochs, config.batch_size, config.seed,
+                                progress=progress)
     stats["teacher"] = config.imitate
     return stats
+
+
+def imitation_rate(config: TrainConfig) -> float:
+    """The Adam step size of behaviour cloning: ``imitation_learning_rate``, else PPO's."""
+    if config.imitation_learning_rate is None:
+        return config.learning_rate
+    return config.imitation_learning_rate
 
 
 def round_to_half(policy) -> None:
@@ -495,7 +527,7 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
         if config.imitation_coef > 0:
             callbacks.append(ImitationAnchor(demonstrations, config.imitation_coef, config.steps,
                                              math.ceil(config.envs * config.n_steps / config.batch_size),
-                                             config.batch_size, config.seed + 3))
+                                             config.batch_size, config.seed + 3, imitation_rate(config)))
         try:
             if remaining > 0:
                 with _sigterm_as_interrupt():
@@ -503,9 +535,11 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
                                 reset_num_timesteps=checkpoint is None, tb_log_name="ppo", progress_bar=progress)
         except KeyboardInterrupt:
             path = checkpointer.save(model)
+            save_progress(model)
             log(f"\ninterrupted: saved {path}; continue with: fof train --resume {run}")
             raise
         checkpointer.save(model)
+        save_progress(model)  # the wall time, when the last step's checkpoint was already written
         round_to_half(model.policy)  # the final evaluation plays the weights model.safetensors ships
         final = [point for opponent in config.eval_opponents
                  for point in evaluate_policy(game, config.side, model.policy, opponent,

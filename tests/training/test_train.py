@@ -13,6 +13,7 @@ pytest.importorskip("sb3_contrib")
 import torch  # noqa: E402
 
 from agents.base import make_agent  # noqa: E402
+from agents.policy_io import read_checkpoint  # noqa: E402
 from agents.ppo import load_policy  # noqa: E402
 from evaluation.match import play_game  # noqa: E402
 from fof_env import cli  # noqa: E402
@@ -122,6 +123,72 @@ def test_an_imitation_coef_needs_a_teacher_and_a_finite_weight_at_or_above_zero(
             TrainConfig(**base, imitate="heuristic", imitation_coef=bad).validate()
     TrainConfig(**base, imitate="heuristic", imitation_coef=0.5).validate()
     assert not any(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("option, value, message", [
+    ("learning_rate", 0.0, "--learning-rate must be a finite number > 0, got 0.0"),
+    ("learning_rate", -3e-4, "--learning-rate must be a finite number > 0, got -0.0003"),
+    ("learning_rate", float("nan"), "--learning-rate must be a finite number > 0, got nan"),
+    ("gamma", 0.0, "--gamma must be a number in (0, 1], got 0.0"),
+    ("gamma", 1.01, "--gamma must be a number in (0, 1], got 1.01"),
+    ("ent_coef", -0.01, "--ent-coef must be a finite number >= 0, got -0.01"),
+    ("ent_coef", float("inf"), "--ent-coef must be a finite number >= 0, got inf"),
+    ("clip_range", 0, "--clip-range must be a finite number > 0, got 0"),
+    ("imitation_learning_rate", 0.0, "--imitation-learning-rate must be a finite number > 0, got 0.0"),
+    ("imitation_learning_rate", "1e-3", "--imitation-learning-rate must be a finite number > 0, got '1e-3'"),
+])
+def test_float_options_outside_their_ranges_are_refused(tmp_path, option, value, message):
+    config = TrainConfig(game="strike_force_one", side="soviet", out=str(tmp_path / "x"), opponents=["random"],
+                         imitate="heuristic", **{option: value})
+    with pytest.raises(ValueError) as refusal:
+        config.validate()
+    assert str(refusal.value) == message
+    assert not any(tmp_path.iterdir())
+
+
+def test_an_imitation_learning_rate_needs_a_teacher(tmp_path):
+    config = TrainConfig(game="strike_force_one", side="soviet", out=str(tmp_path / "x"), opponents=["random"],
+                         imitation_learning_rate=1e-3)
+    with pytest.raises(ValueError, match=r"^--imitation-learning-rate needs --imitate SPEC"):
+        config.validate()
+    config.imitate = "heuristic"
+    config.validate()
+
+
+def test_the_imitation_learning_rate_steps_the_warm_start_and_the_anchor_and_ppo_keeps_its_own(
+        tmp_path, monkeypatch):
+    """--learning-rate 3e-4 --imitation-learning-rate 2e-3: every behaviour-cloning step (warm start
+    and anchor) uses 2e-3, every PPO update 3e-4."""
+    from sb3_contrib import MaskablePPO
+
+    from training import imitation
+
+    steps: list[tuple[str, float]] = []  # ("clone" or "ppo", Adam's step size), in order
+    descend, ppo_train = imitation._descend, MaskablePPO.train
+
+    def recording_descend(policy, loss):
+        steps.append(("clone", policy.optimizer.param_groups[0]["lr"]))
+        descend(policy, loss)
+
+    def recording_train(self):
+        ppo_train(self)
+        steps.append(("ppo", self.policy.optimizer.param_groups[0]["lr"]))
+
+    monkeypatch.setattr(imitation, "_descend", recording_descend)
+    monkeypatch.setattr(MaskablePPO, "train", recording_train)
+    config = TrainConfig(game="strike_force_one", side="soviet", out=str(tmp_path / "rates"), steps=768, envs=1,
+                         opponents=["random"], eval_opponents=["random"], imitate="heuristic", imitation_games=2,
+                         imitation_epochs=1, imitation_coef=1.0, learning_rate=3e-4, imitation_learning_rate=2e-3,
+                         n_steps=256, batch_size=128, n_epochs=1, net_arch=[16], eval_every=768, eval_games=2,
+                         final_eval_games=2, torch_threads=1)
+    train(config, "fof train (rates)", progress=False, log=lambda _t: None)
+    first_update = steps.index(("ppo", 3e-4))
+    # the warm start, then three updates (rollouts of 256) with the anchor's two steps (256 decisions
+    # in batches of 128) before the second and third rollouts
+    assert first_update > 0 and set(steps[:first_update]) == {("clone", 2e-3)}
+    assert steps[first_update:] == [("ppo", 3e-4)] + 2 * ([("clone", 2e-3)] * 2 + [("ppo", 3e-4)])
+    card = json.loads((tmp_path / "rates" / "model.json").read_text())
+    assert card["config"]["imitation_learning_rate"] == 2e-3
 
 
 def test_the_imitation_anchor_keeps_ppo_near_its_teacher_and_survives_a_resume(tmp_path):
@@ -378,8 +445,9 @@ def test_every_evaluation_point_has_a_checkpoint_whatever_the_two_periods(tmp_pa
 
 
 def test_a_step_that_is_an_evaluation_point_and_a_checkpoint_step_is_written_once(tmp_path, monkeypatch):
-    """Evaluations and checkpoints both every 512 steps: 512 and 1,024 are written once each during
-    training; 1,024 once more after learn, whose last PPO update changed the policy."""
+    """Evaluations and checkpoints both every 512 steps (rollouts of 256, one epoch per update): 0,
+    512 and 1,024 are written once each, and ckpt_1024 keeps the policy the evaluation at 1,024
+    scored (3 updates), not the one after the fourth update that ends learn."""
     written = []
     save = callbacks.save_checkpoint
 
@@ -393,8 +461,10 @@ def test_a_step_that_is_an_evaluation_point_and_a_checkpoint_step_is_written_onc
                          n_epochs=1, net_arch=[16], eval_every=512, eval_games=2, final_eval_games=2,
                          checkpoint_every=512, torch_threads=1)
     train(config, "fof train (once)", progress=False, log=lambda _t: None)
-    assert [steps for steps, _ in written] == [0, 512, 1024, 1024]
-    assert written[2][1] < written[3][1]
+    assert written == [(0, 0), (512, 1), (1024, 3)]
+    assert read_checkpoint(tmp_path / "once" / "checkpoints" / "ckpt_1024.safetensors").counters == {
+        "num_timesteps": 1024, "_n_updates": 3}
+    assert json.loads((tmp_path / "once" / "progress.json").read_text())["timesteps"] == 1024
 
 
 def test_several_evaluation_opponents_are_each_played_and_choose_the_best_together(tmp_path, capsys):
