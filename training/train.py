@@ -138,7 +138,8 @@ class TrainConfig:
     def validate(self) -> None:
         """Check the whole config before anything is created; raises ``ValueError`` (one line).
 
-        Counts must be >= 1 and the seed >= 0; the game, side and options must exist;
+        Counts must be >= 1 and the seed >= 0; step sizes, discount and coefficients finite and in
+        range (``_NUMBER_RANGES``); the game, side and options must exist;
         every opponent spec, the evaluation opponent and the imitation teacher are built
         for every side they will play (so a ``ppo:PATH`` model for the wrong side fails
         here, not after training); ``out`` must be a folder (or not exist yet) under a
@@ -372,6 +373,8 @@ def write_card(path: Path, config: TrainConfig, game, progress: dict[str, Any],
     (:func:`agents.policy_io.describe_policy`) and ``weights`` (:func:`export_model`) let a loader
     rebuild the network from data and check the weights' sha256."""
     wall = progress["wall_seconds"]
+    # A run finished by --best holds an earlier policy than the steps its wall time paid for.
+    trained = max(progress.get("steps_trained", 0), progress["timesteps"])
     card = {
         "format": CARD_FORMAT,
         "game": config.game,
@@ -385,8 +388,9 @@ def write_card(path: Path, config: TrainConfig, game, progress: dict[str, Any],
         "architecture": architecture,
         "weights": weights,
         "timesteps": progress["timesteps"],
+        "steps_trained": trained,
         "wall_seconds": round(wall, 1),
-        "steps_per_second": round(progress["timesteps"] / wall, 1) if wall else None,
+        "steps_per_second": round(trained / wall, 1) if wall else None,
         "seed": config.seed,
         "command": commands[0],
         "resume_commands": commands[1:],
@@ -446,7 +450,7 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
     run = Path(config.out)
     if best and not resume:
         raise ValueError("best finishes an existing run: use it with resume")
-    fresh = {"timesteps": 0, "wall_seconds": 0.0, "curve": [], "imitation": None}
+    fresh = {"timesteps": 0, "steps_trained": 0, "wall_seconds": 0.0, "curve": [], "imitation": None}
     if resume:
         if not (run / CONFIG).exists():
             raise FileNotFoundError(f"no run to resume in {run} (no {CONFIG})")
@@ -483,7 +487,8 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
     clock = stopwatch(state["wall_seconds"])
 
     def save_progress(model) -> None:
-        state.update(timesteps=int(model.num_timesteps), wall_seconds=round(clock(), 1))
+        trained = max(state.get("steps_trained", state["timesteps"]), int(model.num_timesteps))
+        state.update(timesteps=int(model.num_timesteps), steps_trained=trained, wall_seconds=round(clock(), 1))
         _write_json(run / PROGRESS, state)
 
     executor = make_executor(config.backend, config.workers, config.address)
@@ -551,8 +556,9 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
             log(f"final: {point['side']} vs {point['opponent']}: {point['wins']}/{point['games']} won "
                 f"({100 * point['win_rate']:.1f}% [{100 * point['low']:.1f}, {100 * point['high']:.1f}]), "
                 f"{point['draws']} drawn, {point['losses']} lost")
-        log(f"{card['timesteps']} steps in {card['wall_seconds']:.0f} s "
-            f"({card['steps_per_second']} steps/s); model {run / MODEL}")
+        kept = "" if card["timesteps"] == card["steps_trained"] else f", the policy of step {card['timesteps']}"
+        log(f"{card['steps_trained']} steps in {card['wall_seconds']:.0f} s "
+            f"({card['steps_per_second']} steps/s); model {run / MODEL}{kept}")
     except BaseException:
         executor.abort()
         raise

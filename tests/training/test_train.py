@@ -293,6 +293,8 @@ def test_best_can_finish_from_the_imitation_policy_at_step_0(tmp_path):
     card = json.loads((run / "model.json").read_text())
     assert card["selected"] == {"checkpoint": "ckpt_0.safetensors", "timesteps": 0, "eval_win_rate": 1.0}
     assert card["timesteps"] == 0 and card["imitation"]["episodes"] == 2
+    # the wall time paid for 512 steps: steps/s counts them, not the 0 of the policy kept
+    assert card["steps_trained"] == 512 and card["steps_per_second"] == round(512 / card["wall_seconds"], 1)
 
 
 def test_a_run_stopped_before_its_first_checkpoint_starts_over_on_resume(tmp_path, monkeypatch):
