@@ -25,10 +25,20 @@ DEFAULT_OUT = Path("docs") / "curves"
 
 
 def curve_title(card: dict) -> str:
-    """``"<game> <side>: <steps> steps in <minutes> min"`` from a model card."""
+    """``"<game> <side>: <steps> steps in <minutes> min"`` from a model card; when the run trained
+    past the policy it kept (``--resume --best``: ``steps_trained``, or a curve that goes further),
+    ``"<game> <side>: the policy of step <steps>, <minutes> min run"`` (with the steps trained when
+    the card has them)."""
     steps = int(card.get("timesteps", 0))
     minutes = float(card.get("wall_seconds", 0.0)) / 60.0
-    return f"{card.get('game', '?')} {card.get('side', '?')}: {steps:,} steps in {minutes:.0f} min"
+    name = f"{card.get('game', '?')} {card.get('side', '?')}"
+    trained = int(card.get("steps_trained", steps))
+    last_point = max((int(p.get("timesteps", 0)) for p in card.get("curve") or []), default=0)
+    if trained > steps:
+        return f"{name}: the policy of step {steps:,} ({trained:,} steps in {minutes:.0f} min)"
+    if last_point > steps:
+        return f"{name}: the policy of step {steps:,} ({minutes:.0f} min run)"
+    return f"{name}: {steps:,} steps in {minutes:.0f} min"
 
 
 def write_curves(models: Path, out: Path) -> list[Path]:

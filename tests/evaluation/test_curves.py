@@ -31,6 +31,15 @@ def test_the_title_names_game_side_steps_and_minutes():
     assert curves.curve_title(CARD) == "fubar_village_patrol patrol: 300,000 steps in 30 min"
 
 
+def test_a_policy_kept_from_before_the_end_of_its_run_says_so():
+    """--resume --best chose step 0 of a run that trained 512 steps (or, in a card older than
+    steps_trained, whose curve reaches 300,000)."""
+    kept_early = {**CARD, "timesteps": 0, "steps_trained": 512}
+    assert curves.curve_title(kept_early) == "fubar_village_patrol patrol: the policy of step 0 (512 steps in 30 min)"
+    older_card = {**CARD, "timesteps": 200000}
+    assert curves.curve_title(older_card) == "fubar_village_patrol patrol: the policy of step 200,000 (30 min run)"
+
+
 def test_a_missing_models_folder_is_refused_in_one_line(tmp_path, capsys):
     with pytest.raises(SystemExit):
         curves.main(["--models", str(tmp_path / "nowhere"), "--out", str(tmp_path / "out")])
