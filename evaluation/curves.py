@@ -25,10 +25,10 @@ DEFAULT_OUT = Path("docs") / "curves"
 
 
 def curve_title(card: dict) -> str:
-    """``"<game> <side>: <steps> steps in <minutes> min"`` from a model card; when the run trained
-    past the policy it kept (``--resume --best``: ``steps_trained``, or a curve that goes further),
-    ``"<game> <side>: the policy of step <steps>, <minutes> min run"`` (with the steps trained when
-    the card has them)."""
+    """``"<game> <side>: <steps> steps in <minutes> min"`` from a model card. When the run trained
+    past the policy it kept (``--resume --best``): ``"<game> <side>: the policy of step <steps>
+    (<steps_trained> steps in <minutes> min)"``, or, for a card without ``steps_trained`` whose
+    curve goes further, ``"... (<minutes> min run)"``."""
     steps = int(card.get("timesteps", 0))
     minutes = float(card.get("wall_seconds", 0.0)) / 60.0
     name = f"{card.get('game', '?')} {card.get('side', '?')}"
