@@ -88,7 +88,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
                    f"policy apart (default {d.imitation_coef:g}: none)")
     p.add_argument("--imitation-learning-rate", type=float, default=None, metavar="RATE",
                    help="with --imitate: Adam step size of the warm start and the --imitation-coef steps "
-                   "(default: --learning-rate), so PPO can fine-tune with a smaller one")
+                   "(default: PPO's, as --learning-rate and --lr-schedule set it), so PPO can fine-tune with a smaller one")
     p.add_argument("--eval-opponent", nargs="+", default=d.eval_opponents, metavar="SPEC", dest="eval_opponents",
                    help="opponents of the masked evaluation (default heuristic); with several, each point and "
                    "the final evaluation play each, and --resume --best chooses by their mean win rate")

@@ -120,7 +120,8 @@ class TrainConfig:
     # > 0: behaviour-cloning steps on the demonstrations after every PPO update, with this weight
     # decaying linearly to 0 at the last step (training.callbacks.ImitationAnchor); needs imitate.
     imitation_coef: float = 0.0
-    # Adam step size of the warm start and the anchor's steps; None: learning_rate (PPO's).
+    # Adam step size of the warm start and the anchor's steps; None: PPO's (learning_rate, as
+    # lr_schedule sets it at the time).
     imitation_learning_rate: float | None = None
     # Opponents of the masked evaluation; the best checkpoint (--resume --best) is chosen by the mean
     # win rate over them, so "heuristic random" selects for both of issue 14's bars at once.
@@ -322,7 +323,9 @@ def _imitate(config: TrainConfig, model, data, progress: bool) -> dict[str, Any]
 
 
 def imitation_rate(config: TrainConfig) -> float:
-    """The Adam step size of behaviour cloning: ``imitation_learning_rate``, else PPO's."""
+    """The Adam step size of the warm start: ``imitation_learning_rate``, else PPO's first one
+    (``learning_rate``; the anchor's steps without ``imitation_learning_rate`` follow PPO's current
+    one, which ``--lr-schedule linear`` decays)."""
     if config.imitation_learning_rate is None:
         return config.learning_rate
     return config.imitation_learning_rate
@@ -374,7 +377,7 @@ def write_card(path: Path, config: TrainConfig, game, progress: dict[str, Any],
     rebuild the network from data and check the weights' sha256."""
     wall = progress["wall_seconds"]
     # A run finished by --best holds an earlier policy than the steps its wall time paid for.
-    trained = max(progress.get("steps_trained", 0), progress["timesteps"])
+    trained = progress["steps_trained"]
     card = {
         "format": CARD_FORMAT,
         "game": config.game,
@@ -532,7 +535,7 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
         if config.imitation_coef > 0:
             callbacks.append(ImitationAnchor(demonstrations, config.imitation_coef, config.steps,
                                              math.ceil(config.envs * config.n_steps / config.batch_size),
-                                             config.batch_size, config.seed + 3, imitation_rate(config)))
+                                             config.batch_size, config.seed + 3, config.imitation_learning_rate))
         try:
             if remaining > 0:
                 with _sigterm_as_interrupt():

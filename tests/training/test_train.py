@@ -155,15 +155,14 @@ def test_an_imitation_learning_rate_needs_a_teacher(tmp_path):
     config.validate()
 
 
-def test_the_imitation_learning_rate_steps_the_warm_start_and_the_anchor_and_ppo_keeps_its_own(
-        tmp_path, monkeypatch):
-    """--learning-rate 3e-4 --imitation-learning-rate 2e-3: every behaviour-cloning step (warm start
-    and anchor) uses 2e-3, every PPO update 3e-4."""
+def _step_sizes(monkeypatch) -> list[tuple[str, float]]:
+    """Record ("clone" or "ppo", Adam's step size) of every behaviour-cloning step and every PPO
+    update, in order, into the list returned."""
     from sb3_contrib import MaskablePPO
 
     from training import imitation
 
-    steps: list[tuple[str, float]] = []  # ("clone" or "ppo", Adam's step size), in order
+    steps: list[tuple[str, float]] = []
     descend, ppo_train = imitation._descend, MaskablePPO.train
 
     def recording_descend(policy, loss):
@@ -176,19 +175,43 @@ def test_the_imitation_learning_rate_steps_the_warm_start_and_the_anchor_and_ppo
 
     monkeypatch.setattr(imitation, "_descend", recording_descend)
     monkeypatch.setattr(MaskablePPO, "train", recording_train)
-    config = TrainConfig(game="strike_force_one", side="soviet", out=str(tmp_path / "rates"), steps=768, envs=1,
-                         opponents=["random"], eval_opponents=["random"], imitate="heuristic", imitation_games=2,
-                         imitation_epochs=1, imitation_coef=1.0, learning_rate=3e-4, imitation_learning_rate=2e-3,
-                         n_steps=256, batch_size=128, n_epochs=1, net_arch=[16], eval_every=768, eval_games=2,
-                         final_eval_games=2, torch_threads=1)
+    return steps
+
+
+# An anchored run of three updates (rollouts of 256) after a warm start; the anchor takes two steps
+# (256 decisions in batches of 128) before the second and third rollouts.
+_ANCHORED = dict(game="strike_force_one", side="soviet", steps=768, envs=1, opponents=["random"],
+                 eval_opponents=["random"], imitate="heuristic", imitation_games=2, imitation_epochs=1,
+                 imitation_coef=1.0, learning_rate=3e-4, n_steps=256, batch_size=128, n_epochs=1,
+                 net_arch=[16], eval_every=768, eval_games=2, final_eval_games=2, torch_threads=1)
+
+
+def test_the_imitation_learning_rate_steps_the_warm_start_and_the_anchor_and_ppo_keeps_its_own(
+        tmp_path, monkeypatch):
+    """--learning-rate 3e-4 --imitation-learning-rate 2e-3: every behaviour-cloning step (warm start
+    and anchor) uses 2e-3, every PPO update 3e-4."""
+    steps = _step_sizes(monkeypatch)
+    config = TrainConfig(**_ANCHORED, out=str(tmp_path / "rates"), imitation_learning_rate=2e-3)
     train(config, "fof train (rates)", progress=False, log=lambda _t: None)
     first_update = steps.index(("ppo", 3e-4))
-    # the warm start, then three updates (rollouts of 256) with the anchor's two steps (256 decisions
-    # in batches of 128) before the second and third rollouts
     assert first_update > 0 and set(steps[:first_update]) == {("clone", 2e-3)}
     assert steps[first_update:] == [("ppo", 3e-4)] + 2 * ([("clone", 2e-3)] * 2 + [("ppo", 3e-4)])
     card = json.loads((tmp_path / "rates" / "model.json").read_text())
     assert card["config"]["imitation_learning_rate"] == 2e-3
+
+
+def test_without_an_imitation_learning_rate_the_anchor_follows_ppos_decaying_one(tmp_path, monkeypatch):
+    """--lr-schedule linear from 3e-4 over 768 steps: the warm start steps at 3e-4; sb3 sets each
+    update's rate after its rollout, 3e-4 x (1 - 256/768), (1 - 512/768), (1 - 768/768); each anchor
+    step takes the rate of the update just before it."""
+    steps = _step_sizes(monkeypatch)
+    config = TrainConfig(**_ANCHORED, out=str(tmp_path / "decaying"), lr_schedule="linear")
+    train(config, "fof train (decaying)", progress=False, log=lambda _t: None)
+    first_update = next(i for i, (kind, _) in enumerate(steps) if kind == "ppo")
+    assert first_update > 0 and set(steps[:first_update]) == {("clone", 3e-4)}
+    rates = [rate for _, rate in steps[first_update:]]
+    assert [kind for kind, _ in steps[first_update:]] == ["ppo"] + 2 * ["clone", "clone", "ppo"]
+    assert rates == pytest.approx([2e-4, 2e-4, 2e-4, 1e-4, 1e-4, 1e-4, 0.0])
 
 
 def test_the_imitation_anchor_keeps_ppo_near_its_teacher_and_survives_a_resume(tmp_path):
