@@ -214,13 +214,15 @@ class ImitationAnchor(BaseCallback):
     seeded by ``(seed, steps)`` (a resumed run draws the same ones), with Adam's step size
     ``rate`` (None: the one PPO's last update used). TensorBoard gets
     ``imitation/weight`` and ``imitation/nll`` (the cross-entropy of the teacher's actions).
+    Until step ``after`` (``--critic-warmup``: the actor stays as imitation left it) it takes none.
     """
 
     def __init__(self, data, coef: float, total_steps: int, steps_per_update: int, batch_size: int,
-                 seed: int, rate: float | None = None):
+                 seed: int, rate: float | None = None, after: int = 0):
         super().__init__()
         self.data, self.coef, self.total_steps = data, coef, total_steps
         self.steps_per_update, self.batch_size, self.seed, self.rate = steps_per_update, batch_size, seed, rate
+        self.after = after
 
     def weight(self) -> float:
         """The anchor's weight at the current step."""
@@ -230,7 +232,7 @@ class ImitationAnchor(BaseCallback):
         from training.imitation import anchor_steps, learning_rate
 
         weight = self.weight()
-        if weight <= 0.0 or self.model._n_updates == 0:
+        if weight <= 0.0 or self.model._n_updates == 0 or self.num_timesteps <= self.after:
             return
         rng = np.random.default_rng([self.seed, self.num_timesteps])
         policy = self.model.policy
@@ -242,6 +244,40 @@ class ImitationAnchor(BaseCallback):
 
     def _on_step(self) -> bool:
         return True
+
+
+class CriticWarmup(BaseCallback):
+    """``--critic-warmup STEPS``: every PPO update whose rollout ends at or before the learner's
+    step ``steps`` trains the critic alone; the actor (every parameter outside the value branch:
+    :func:`actor_parameters`) keeps the weights imitation gave it, so the critic first learns the
+    returns of the policy PPO samples (the warm start fitted it to the teacher's) before its
+    advantages move the actor. Whether an update is critic-only depends on the step count only, so
+    a resumed run does the same. TensorBoard gets ``train/critic_only`` (1 or 0) per update."""
+
+    def __init__(self, steps: int):
+        super().__init__()
+        self.steps = steps
+
+    def _on_rollout_end(self) -> None:  # sb3 calls it after each rollout, before the update
+        critic_only = self.num_timesteps <= self.steps
+        for param in actor_parameters(self.model.policy):
+            param.requires_grad_(not critic_only)
+        self.logger.record("train/critic_only", float(critic_only))
+
+    def _on_training_end(self) -> None:
+        for param in actor_parameters(self.model.policy):
+            param.requires_grad_(True)
+
+    def _on_step(self) -> bool:
+        return True
+
+
+def actor_parameters(policy) -> list:
+    """The parameters of ``policy`` (a MaskableActorCriticPolicy) that are not the critic's
+    (``mlp_extractor.value_net`` and ``value_net``): the policy branch and its action head, and a
+    features extractor shared with the critic (none has parameters here: ``FlattenExtractor``)."""
+    critic = {id(p) for module in (policy.mlp_extractor.value_net, policy.value_net) for p in module.parameters()}
+    return [p for p in policy.parameters() if id(p) not in critic]
 
 
 def evaluation_scores(curve: list[dict[str, Any]]) -> dict[int, float]:

@@ -89,6 +89,10 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--imitation-learning-rate", type=float, default=None, metavar="RATE",
                    help="with --imitate: Adam step size of the warm start and the --imitation-coef steps "
                    "(default: PPO's, as --learning-rate and --lr-schedule set it), so PPO can fine-tune with a smaller one")
+    p.add_argument("--critic-warmup", type=int, default=d.critic_warmup, metavar="STEPS",
+                   help="PPO's updates up to this step train only the critic, the policy staying as it "
+                   "starts (the --imitate warm start): the critic learns the returns of the policy "
+                   "before they move it (default 0: none)")
     p.add_argument("--eval-opponent", nargs="+", default=d.eval_opponents, metavar="SPEC", dest="eval_opponents",
                    help="opponents of the masked evaluation (default heuristic); with several, each point and "
                    "the final evaluation play each, and --resume --best chooses by their mean win rate")
@@ -142,7 +146,7 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
             n_epochs=args.n_epochs, gamma=args.gamma, ent_coef=args.ent_coef, clip_range=args.clip_range,
             imitate=args.imitate, imitation_games=args.imitation_games,
             imitation_epochs=args.imitation_epochs, imitation_coef=args.imitation_coef,
-            imitation_learning_rate=args.imitation_learning_rate,
+            imitation_learning_rate=args.imitation_learning_rate, critic_warmup=args.critic_warmup,
             eval_opponents=args.eval_opponents,
             eval_every=args.eval_every, eval_games=args.eval_games, final_eval_games=args.final_eval_games,
             checkpoint_every=args.checkpoint_every, keep_checkpoints=args.keep_checkpoints,

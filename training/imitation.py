@@ -15,7 +15,10 @@ decaying linearly to 0 at the run's last step; :class:`training.callbacks.Imitat
 an anchor against PPO pulling a good imitation policy apart before its critic is
 useful, in the spirit of DAPG's decaying demonstration loss (Rajeswaran et al. 2018).
 ``--imitation-learning-rate`` gives both their own Adam step size (:func:`learning_rate`), so
-PPO can fine-tune with a smaller one than the warm start needs.
+PPO can fine-tune with a smaller one than the warm start needs. ``--critic-warmup STEPS``
+(:class:`training.callbacks.CriticWarmup`) keeps the actor as the warm start left it while PPO's
+first updates fit the critic to the returns of the policy it samples (the warm start fitted it to
+the teacher's).
 
 The teacher acts on the state, but the project's bots never read hidden
 information (tests in ``tests/agents``), so its choices hold nothing the learner

@@ -123,6 +123,8 @@ class TrainConfig:
     # Adam step size of the warm start and the anchor's steps; None: PPO's (learning_rate, as
     # lr_schedule sets it at the time).
     imitation_learning_rate: float | None = None
+    # > 0: PPO's updates up to this step train the critic alone (training.callbacks.CriticWarmup).
+    critic_warmup: int = 0
     # Opponents of the masked evaluation; the best checkpoint (--resume --best) is chosen by the mean
     # win rate over them, so "heuristic random" selects for both of issue 14's bars at once.
     eval_opponents: list[str] = field(default_factory=lambda: ["heuristic"])
@@ -139,7 +141,7 @@ class TrainConfig:
     def validate(self) -> None:
         """Check the whole config before anything is created; raises ``ValueError`` (one line).
 
-        Counts must be >= 1 and the seed >= 0; step sizes, discount and coefficients finite and in
+        Counts must be >= 1, the seed and the critic warm-up >= 0; step sizes, discount and coefficients finite and in
         range (``_NUMBER_RANGES``); the game, side and options must exist;
         every opponent spec, the evaluation opponent and the imitation teacher are built
         for every side they will play (so a ``ppo:PATH`` model for the wrong side fails
@@ -153,8 +155,10 @@ class TrainConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"--{name.replace('_', '-')} must be an integer >= 1, got {value!r}")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
-            raise ValueError(f"--seed must be an integer >= 0, got {self.seed!r}")
+        for name in ("seed", "critic_warmup"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"--{name.replace('_', '-')} must be an integer >= 0, got {value!r}")
         if not self.net_arch or any(isinstance(n, bool) or not isinstance(n, int) or n < 1 for n in self.net_arch):
             raise ValueError(f"--net-arch must be one or more layer sizes >= 1, got {self.net_arch!r}")
         if self.vec_env not in VEC_ENVS:
@@ -444,6 +448,7 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
     from fof_env.core.registry import make_game
     from training.callbacks import (
         Checkpointer,
+        CriticWarmup,
         ImitationAnchor,
         MaskedEvalCallback,
         evaluate_policy,
@@ -478,6 +483,9 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
         if not resume:
             raise
         raise ValueError(f"the run's {run / CONFIG}: {exc}") from exc
+    if not resume and config.critic_warmup >= config.steps:
+        raise ValueError(f"--critic-warmup ({config.critic_warmup}) must be below --steps ({config.steps}): "
+                         "the policy would never be trained")
     ckpt_dir = run / "checkpoints"
     both = config.side == BOTH_SIDES
     latest = checkpoints(ckpt_dir)[-1:] if resume else []
@@ -532,10 +540,15 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
             for point in evaluator.evaluate(model):
                 log(f"  step 0: {point['side']} vs {point['opponent']} win rate {point['win_rate']:.3f}")
         callbacks = [evaluator, checkpointer]
+        if config.critic_warmup > 0:
+            if model.num_timesteps < config.critic_warmup and remaining > 0:
+                log(f"critic warm-up: PPO trains the critic alone until step {config.critic_warmup}")
+            callbacks.append(CriticWarmup(config.critic_warmup))
         if config.imitation_coef > 0:
             callbacks.append(ImitationAnchor(demonstrations, config.imitation_coef, config.steps,
                                              math.ceil(config.envs * config.n_steps / config.batch_size),
-                                             config.batch_size, config.seed + 3, config.imitation_learning_rate))
+                                             config.batch_size, config.seed + 3, config.imitation_learning_rate,
+                                             after=config.critic_warmup))
         try:
             if remaining > 0:
                 with _sigterm_as_interrupt():

@@ -252,6 +252,62 @@ def test_the_imitation_anchor_keeps_ppo_near_its_teacher_and_survives_a_resume(t
     assert cross_entropy("anchored") < cross_entropy("free")
 
 
+def test_the_critic_warmup_trains_the_critic_alone_until_its_step_then_both(tmp_path, monkeypatch):
+    """--critic-warmup 512 with rollouts of 256: the updates at steps 256 and 512 change the value
+    branch only, the actor keeping the warm start's weights exactly; the updates at 768 and 1024
+    change both. The anchor takes its two steps only once the actor trains (before the rollout to
+    1024), not after the critic-only updates."""
+    from sb3_contrib import MaskablePPO
+
+    from training import imitation
+    from training.callbacks import actor_parameters
+
+    def snapshot(params):
+        return [p.detach().clone() for p in params]
+
+    def same(a, b):
+        return all(torch.equal(x, y) for x, y in zip(a, b, strict=True))
+
+    events: list[tuple[str, ...]] = []
+    descend, ppo_train = imitation._descend, MaskablePPO.train
+
+    def recording_descend(policy, loss):
+        events.append(("clone",))
+        descend(policy, loss)
+
+    def recording_train(self):
+        actor, everything = actor_parameters(self.policy), list(self.policy.parameters())
+        critic = [p for p in everything if all(p is not a for a in actor)]
+        before = snapshot(actor), snapshot(critic)
+        ppo_train(self)
+        moved = ("actor" if not same(before[0], actor) else "") + ("critic" if not same(before[1], critic) else "")
+        events.append(("ppo", self.num_timesteps, moved))
+
+    monkeypatch.setattr(imitation, "_descend", recording_descend)
+    monkeypatch.setattr(MaskablePPO, "train", recording_train)
+    lines: list[str] = []
+    config = TrainConfig(**{**_ANCHORED, "steps": 1024, "eval_every": 1024}, out=str(tmp_path / "warm"),
+                         critic_warmup=512)
+    train(config, "fof train (warm)", progress=False, log=lines.append)
+    first_update = next(i for i, e in enumerate(events) if e[0] == "ppo")
+    assert events[first_update:] == [("ppo", 256, "critic"), ("ppo", 512, "critic"), ("ppo", 768, "actorcritic"),
+                                     ("clone",), ("clone",), ("ppo", 1024, "actorcritic")]
+    assert "critic warm-up: PPO trains the critic alone until step 512" in lines
+    card = json.loads((tmp_path / "warm" / "model.json").read_text())
+    assert card["config"]["critic_warmup"] == 512
+
+
+def test_a_critic_warmup_must_be_a_count_below_the_steps(tmp_path):
+    base = {"game": "strike_force_one", "side": "soviet", "out": str(tmp_path / "x"), "opponents": ["random"]}
+    for bad in (-1, 0.5, True):
+        with pytest.raises(ValueError, match=r"^--critic-warmup must be an integer >= 0, got "):
+            TrainConfig(**base, critic_warmup=bad).validate()
+    with pytest.raises(ValueError, match=r"^--critic-warmup \(1000\) must be below --steps \(1000\): the policy "
+                                         r"would never be trained$"):
+        train(TrainConfig(**base, steps=1000, critic_warmup=1000), "fof train", progress=False, log=lambda _t: None)
+    assert not any(tmp_path.iterdir())
+
+
 def test_cli_train_reports_errors_without_a_traceback(tmp_path, capsys):
     code = cli.main(["train", "--game", "strike_force_one", "--side", "soviet", "--opponent", "self",
                      "--out", str(tmp_path / "x"), "--no-progress"])
