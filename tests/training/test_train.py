@@ -155,27 +155,41 @@ def test_an_imitation_learning_rate_needs_a_teacher(tmp_path):
     config.validate()
 
 
-def _step_sizes(monkeypatch) -> list[tuple[str, float]]:
-    """Record ("clone" or "ppo", Adam's step size) of every behaviour-cloning step and every PPO
-    update, in order, into the list returned."""
+def _record_training(monkeypatch, clone_entry, update_entry) -> list:
+    """Record ``clone_entry(policy)`` for every behaviour-cloning step (before it) and
+    ``update_entry(model, update)`` for every PPO update (``update()`` runs it), in order, into the
+    list returned."""
     from sb3_contrib import MaskablePPO
 
     from training import imitation
 
-    steps: list[tuple[str, float]] = []
+    entries: list = []
     descend, ppo_train = imitation._descend, MaskablePPO.train
 
     def recording_descend(policy, loss):
-        steps.append(("clone", policy.optimizer.param_groups[0]["lr"]))
+        entries.append(clone_entry(policy))
         descend(policy, loss)
 
     def recording_train(self):
-        ppo_train(self)
-        steps.append(("ppo", self.policy.optimizer.param_groups[0]["lr"]))
+        entries.append(update_entry(self, lambda: ppo_train(self)))
 
     monkeypatch.setattr(imitation, "_descend", recording_descend)
     monkeypatch.setattr(MaskablePPO, "train", recording_train)
-    return steps
+    return entries
+
+
+def _step_sizes(monkeypatch) -> list[tuple[str, float]]:
+    """Record ("clone" or "ppo", Adam's step size) of every behaviour-cloning step and every PPO
+    update, in order, into the list returned."""
+
+    def step_size(policy) -> float:
+        return policy.optimizer.param_groups[0]["lr"]
+
+    def ppo(model, update):
+        update()
+        return ("ppo", step_size(model.policy))
+
+    return _record_training(monkeypatch, lambda policy: ("clone", step_size(policy)), ppo)
 
 
 # An anchored run of three updates (rollouts of 256) after a warm start; the anchor takes two steps
@@ -257,9 +271,6 @@ def test_the_critic_warmup_trains_the_critic_alone_until_its_step_then_both(tmp_
     branch only, the actor keeping the warm start's weights exactly; the updates at 768 and 1024
     change both. The anchor takes its two steps only once the actor trains (before the rollout to
     1024), not after the critic-only updates."""
-    from sb3_contrib import MaskablePPO
-
-    from training import imitation
     from training.callbacks import actor_parameters
 
     def snapshot(params):
@@ -268,23 +279,15 @@ def test_the_critic_warmup_trains_the_critic_alone_until_its_step_then_both(tmp_
     def same(a, b):
         return all(torch.equal(x, y) for x, y in zip(a, b, strict=True))
 
-    events: list[tuple[str, ...]] = []
-    descend, ppo_train = imitation._descend, MaskablePPO.train
-
-    def recording_descend(policy, loss):
-        events.append(("clone",))
-        descend(policy, loss)
-
-    def recording_train(self):
-        actor, everything = actor_parameters(self.policy), list(self.policy.parameters())
-        critic = [p for p in everything if all(p is not a for a in actor)]
+    def ppo(model, update):
+        actor = actor_parameters(model.policy)
+        critic = [p for p in model.policy.parameters() if all(p is not a for a in actor)]
         before = snapshot(actor), snapshot(critic)
-        ppo_train(self)
+        update()
         moved = ("actor" if not same(before[0], actor) else "") + ("critic" if not same(before[1], critic) else "")
-        events.append(("ppo", self.num_timesteps, moved))
+        return ("ppo", model.num_timesteps, moved)
 
-    monkeypatch.setattr(imitation, "_descend", recording_descend)
-    monkeypatch.setattr(MaskablePPO, "train", recording_train)
+    events = _record_training(monkeypatch, lambda _policy: ("clone",), ppo)
     lines: list[str] = []
     config = TrainConfig(**{**_ANCHORED, "steps": 1024, "eval_every": 1024}, out=str(tmp_path / "warm"),
                          critic_warmup=512)
