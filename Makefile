@@ -87,7 +87,7 @@ train-shipped: $(STAMP)
 	$(call finish_shipped,fubar_lost_and_found-taliban)
 	$(VENV)/bin/fof train --game strike_force_one --side us --reward shaped --imitate heuristic --imitation-games 2000 --imitation-epochs 15 --opponent heuristic random --opponent-weights 0.7 0.3 --eval-opponent heuristic random --net-arch 256 256 --learning-rate 3e-4 --ent-coef 0.01 --steps 900000 --eval-every 100000 --eval-games 100 --final-eval-games 400 --out runs/shipped-strike_force_one-us
 	$(call finish_shipped,strike_force_one-us)
-	$(VENV)/bin/fof train --game lost_and_found --side usmc --reward shaped --imitate heuristic --imitation-games 1500 --imitation-epochs 15 --opponent heuristic random --opponent-weights 0.6 0.4 --eval-opponent heuristic random --net-arch 128 128 --learning-rate 2.5e-4 --ent-coef 0.005 --gamma 0.995 --seed 1 --steps 800000 --eval-every 100000 --eval-games 100 --final-eval-games 400 --out runs/shipped-lost_and_found-usmc
+	$(VENV)/bin/fof train --game lost_and_found --side usmc --reward shaped --imitate heuristic --imitation-games 1500 --imitation-epochs 15 --opponent heuristic random --opponent-weights 0.6 0.4 --eval-opponent heuristic random --net-arch 128 128 --learning-rate 2.5e-4 --ent-coef 0.005 --gamma 0.995 --seed 2 --steps 800000 --eval-every 100000 --eval-games 100 --final-eval-games 400 --out runs/shipped-lost_and_found-usmc
 	$(call finish_shipped,lost_and_found-usmc)
 	@# cut by a 30-minute timeout, as the shipped run was: the anchor's weight decays over --steps, so
 	@# --steps stays 400000; --best then finishes from the best evaluated checkpoint (ckpt_0 in the card)
