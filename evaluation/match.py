@@ -33,6 +33,19 @@ from fof_env.core.registry import make_game
 AgentSpec = str | Callable[..., Agent]
 
 
+@dataclass(frozen=True)
+class Thinking:
+    """One player's decisions in a game and the wall time its agent spent choosing them."""
+
+    decisions: int = 0
+    seconds: float = 0.0  # total time in ``agent.act``
+    longest: float = 0.0  # the longest single ``agent.act`` call
+
+    def add(self, seconds: float) -> Thinking:
+        """This tally with one more decision that took ``seconds``."""
+        return Thinking(self.decisions + 1, self.seconds + seconds, max(self.longest, seconds))
+
+
 @dataclass
 class GameResult:
     """The outcome of one game."""
@@ -44,6 +57,7 @@ class GameResult:
     seed: int | None
     record: str | None  # ``state.to_json()``: replay with ``State.from_json``
     vp: tuple[int, int] | None = None  # victory points per side, for games that count them
+    thinking: tuple[Thinking, Thinking] | None = None  # each player's time in ``act``
 
 
 def play_game(
@@ -59,16 +73,20 @@ def play_game(
     ``agents[p]`` decides for player ``p``. Every action is validated by
     ``state.apply`` (an agent returning an illegal action raises
     ``IllegalActionError``). ``on_step(state, player, action)`` is called before
-    each action is applied. ``record=False`` skips building the JSON record.
+    each action is applied. ``record=False`` skips building the JSON record. The result's
+    ``thinking`` times each player's ``agent.act`` calls (wall clock, so not reproducible).
     """
     if len(agents) != 2:
         raise ValueError(f"need one agent per side, got {len(agents)}")
     state = game.new_initial_state(seed)
     decisions = 0
     limit = game.max_decisions
+    thinking = [Thinking(), Thinking()]
     while not state.is_terminal:
         player = state.current_player
+        start = time.perf_counter()
         action = agents[player].act(state)
+        thinking[player] = thinking[player].add(time.perf_counter() - start)
         if on_step is not None:
             on_step(state, player, action)
         state.apply(action)
@@ -83,6 +101,7 @@ def play_game(
         seed=seed,
         record=state.to_json() if record else None,
         vp=victory_points(state),
+        thinking=(thinking[0], thinking[1]),
     )
 
 

@@ -66,6 +66,12 @@ def _wdl(w: int, d: int, lo: int) -> str:
     return f"{w}/{d}/{lo}"
 
 
+# columns whose cells are numbers: right-aligned in Markdown, class "num" in HTML
+NUMERIC_COLUMNS = frozenset(
+    {"games", "decisions/game", "ms/game", "ms/decision", "longest ms", "rank", "rating (Elo)", "+/- 95%", "points"}
+)
+
+
 def _num(x: float | None, digits: int = 1) -> str:
     return "-" if x is None else f"{x:.{digits}f}"
 
@@ -132,6 +138,9 @@ def agent_side_table(result: TournamentResult) -> Table:
     header = ["agent", "side", "games", "W/D/L", "win rate [95% CI]", "score (draw = 1/2) [95% CI]"]
     if has_vp:
         header += ["own VP mean", "opponent VP mean"]
+    timed = any(t.thinking is not None for t in result.agent_tallies)
+    if timed:
+        header += ["ms/decision", "longest ms"]
     rows = []
     for t in result.agent_tallies:
         r = t.record
@@ -148,6 +157,8 @@ def agent_side_table(result: TournamentResult) -> Table:
         ]
         if has_vp:
             row += [_num(t.vp_mean), _num(t.opponent_vp_mean)]
+        if timed:
+            row += [_num(t.ms_per_decision, 2), _num(None if t.thinking is None else 1000 * t.thinking.longest)]
         rows.append(row)
     return header, rows
 
@@ -185,7 +196,7 @@ def ratings_note(result: TournamentResult) -> str:
 def markdown_table(table: Table) -> list[str]:
     """The lines of a Markdown table (numeric-looking columns right-aligned)."""
     header, rows = table
-    right = {"games", "decisions/game", "ms/game", "rank", "rating (Elo)", "+/- 95%", "points"}
+    right = NUMERIC_COLUMNS
     lines = ["| " + " | ".join(_md_cell(h) for h in header) + " |"]
     lines.append("|" + "|".join("---:" if h in right else "---" for h in header) + "|")
     for row in rows:
@@ -327,7 +338,7 @@ p.note { color: #555; font-style: italic; }
 def html_table(table: Table) -> str:
     """A table; cells are escaped unless they are :class:`Html`."""
     header, rows = table
-    numeric = {"games", "decisions/game", "ms/game", "rank", "rating (Elo)", "+/- 95%", "points"}
+    numeric = NUMERIC_COLUMNS
     out = ["<table>", "<tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in header) + "</tr>"]
     for row in rows:
         cells = []

@@ -10,11 +10,13 @@ by construction; rates come with Wilson 95 % intervals (:mod:`evaluation.stats`)
 
 from __future__ import annotations
 
+import dataclasses
 import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from evaluation.match import Thinking
 from evaluation.stats import wilson_interval
 
 
@@ -26,7 +28,9 @@ class GameOutcome:
     within its pairing; ``seed`` = the dice seed, ``agent_seeds`` the two agents'
     seeds; ``winner`` = 0, 1 or None (draw); ``score`` = ``state.score`` (None if the
     game has none); ``vp`` = (side 0 VP, side 1 VP) for games that count victory
-    points; ``record`` = the record file, relative to the tournament's records dir.
+    points; ``record`` = the record file, relative to the tournament's records dir;
+    ``thinking`` = each side's decisions and its agent's time choosing them (None in a log
+    written before it was kept).
     """
 
     agents: tuple[str, str]
@@ -40,6 +44,15 @@ class GameOutcome:
     decisions: int
     seconds: float
     record: str | None = None
+    thinking: tuple[Thinking, Thinking] | None = None
+
+    def untimed(self) -> GameOutcome:
+        """This outcome with its clock readings zeroed (``seconds``, the thinking times; the
+        decision counts stay): equal for every run of the same game on any executor."""
+        thinking = None
+        if self.thinking is not None:
+            thinking = (Thinking(self.thinking[0].decisions), Thinking(self.thinking[1].decisions))
+        return dataclasses.replace(self, seconds=0.0, thinking=thinking)
 
     @property
     def side0_points(self) -> float:
@@ -59,6 +72,7 @@ class GameOutcome:
             "decisions": self.decisions,
             "seconds": self.seconds,
             "record": self.record,
+            "thinking": None if self.thinking is None else [vars(t) for t in self.thinking],
         }
 
     @classmethod
@@ -75,7 +89,14 @@ class GameOutcome:
             decisions=d["decisions"],
             seconds=d["seconds"],
             record=d.get("record"),
+            thinking=None if d.get("thinking") is None else _thinking_pair(d["thinking"]),
         )
+
+
+def _thinking_pair(sides: Sequence[dict[str, Any]]) -> tuple[Thinking, Thinking]:
+    """Both sides' :class:`~evaluation.match.Thinking` from their logged dicts."""
+    first, second = sides
+    return Thinking(**first), Thinking(**second)
 
 
 @dataclass(frozen=True)
@@ -216,8 +237,16 @@ class AgentSideTally:
     opponents: tuple[str, ...]
     vp_mean: float | None  # the agent's own VP
     opponent_vp_mean: float | None
+    thinking: Thinking | None = None  # its decisions and time over the games that kept them
+
+    @property
+    def ms_per_decision(self) -> float | None:
+        """Mean wall time of one of its decisions, in ms (None without timed decisions)."""
+        t = self.thinking
+        return None if t is None or not t.decisions else 1000 * t.seconds / t.decisions
 
     def to_dict(self, player_names: Sequence[str]) -> dict[str, Any]:
+        t = self.thinking
         return {
             "agent": self.agent,
             "side": player_names[self.player],
@@ -225,6 +254,9 @@ class AgentSideTally:
             "opponents": list(self.opponents),
             "vp_mean": self.vp_mean,
             "opponent_vp_mean": self.opponent_vp_mean,
+            "decisions": None if t is None else t.decisions,
+            "ms_per_decision": self.ms_per_decision,
+            "longest_decision_ms": None if t is None else 1000 * t.longest,
         }
 
 
@@ -237,6 +269,7 @@ def tally_agent_sides(agents: Sequence[str], outcomes: Sequence[GameOutcome]) ->
             wins = sum(o.winner == player for o in games)
             losses = sum(o.winner == 1 - player for o in games)
             vps = [o.vp for o in games if o.vp is not None]
+            timed = [o.thinking[player] for o in games if o.thinking is not None]
             out.append(
                 AgentSideTally(
                     agent=agent,
@@ -245,6 +278,18 @@ def tally_agent_sides(agents: Sequence[str], outcomes: Sequence[GameOutcome]) ->
                     opponents=tuple(dict.fromkeys(o.agents[1 - player] for o in games)),
                     vp_mean=_mean([v[player] for v in vps]),
                     opponent_vp_mean=_mean([v[1 - player] for v in vps]),
+                    thinking=_sum_thinking(timed),
                 )
             )
     return out
+
+
+def _sum_thinking(parts: Sequence[Thinking]) -> Thinking | None:
+    """The decisions and time of several games together (None for none)."""
+    if not parts:
+        return None
+    return Thinking(
+        decisions=sum(t.decisions for t in parts),
+        seconds=sum(t.seconds for t in parts),
+        longest=max(t.longest for t in parts),
+    )

@@ -35,7 +35,7 @@ model's JSON card, with its training curve) are kept for the report.
 
 Per game the tournament keeps a :class:`~evaluation.tallies.GameOutcome` (winner,
 returns, ``state.score``, VP of both sides where the game counts VP, decisions,
-seconds, seeds) and, with ``records_dir``, the game's record (``state.to_json()``,
+seconds, each side's decisions and its agent's time choosing them, seeds) and, with ``records_dir``, the game's record (``state.to_json()``,
 replayable with ``fof replay``): the worker sends it back and this process writes
 it atomically (temporary file, then rename) to
 ``records_dir/<game>/<side-0 agent>__vs__<side-1 agent>/<index>.json`` (spec
@@ -199,6 +199,7 @@ def _play_chunk(chunk: _Chunk) -> _Played:
             vp=result.vp,
             decisions=result.decisions,
             seconds=seconds,
+            thinking=result.thinking,
             record=record_path(chunk.game, chunk.names, index, chunk.record_names) if chunk.records else None,
         )
         out.append((outcome, result.record if chunk.records else None))
@@ -261,8 +262,8 @@ class TournamentResult:
         """Everything as JSON-ready data (``games=False`` leaves out the per-game list).
 
         How and when it ran (wall and game seconds, start time, workers, backend, games
-        resumed) is in the ``timing`` block and the ``seconds`` of pairings and games
-        only: :func:`without_timing` drops exactly those."""
+        resumed) is in the ``timing`` block, the ``seconds`` of pairings and games and the
+        agents' decision times only: :func:`without_timing` drops exactly those."""
         names = self.player_names
         decisions = sum(o.decisions for o in self.outcomes)
         game_seconds = sum(o.seconds for o in self.outcomes)
@@ -334,14 +335,21 @@ class TournamentResult:
 
 def without_timing(data: dict[str, Any]) -> dict[str, Any]:
     """``results.json`` data (:meth:`TournamentResult.to_dict`) less what depends on when, where
-    and how fast the games ran: the ``timing`` block and the ``seconds`` of every pairing and
-    every game. Everything else (winners, returns, scores, VP, decisions, seeds, record paths,
-    tallies, ratings, cards) is the same for every run of one tournament: any backend or worker
-    count, interrupted and resumed or not."""
+    and how fast the games ran: the ``timing`` block, the ``seconds`` of every pairing and
+    every game, the time of each game's ``thinking`` (its decision counts stay) and each agent
+    side's milliseconds per decision. Everything else (winners, returns, scores, VP, decisions,
+    seeds, record paths, tallies, ratings, cards) is the same for every run of one tournament:
+    any backend or worker count, interrupted and resumed or not."""
     out = {k: v for k, v in data.items() if k != "timing"}
     for key in ("pairings", "games"):
         if key in out:
             out[key] = [{k: v for k, v in item.items() if k != "seconds"} for item in out[key]]
+    for game in out.get("games", []):
+        if game.get("thinking") is not None:
+            game["thinking"] = [{"decisions": side["decisions"]} for side in game["thinking"]]
+    if "agent_sides" in out:
+        clocked = ("ms_per_decision", "longest_decision_ms")
+        out["agent_sides"] = [{k: v for k, v in row.items() if k not in clocked} for row in out["agent_sides"]]
     return out
 
 

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
 import fof_env
 from agents import make_agent
 from agents.base import RandomAgent
-from evaluation.match import GameResult, build_agent, play_game, play_series
+from evaluation.match import GameResult, Thinking, build_agent, play_game, play_series
 from evaluation.stats import format_rate, wilson_interval
 from fof_env.core.errors import IllegalActionError
 from fof_env.core.game import State
@@ -39,6 +40,25 @@ def test_play_game_result_and_record_replays():
     assert record["game"] == "strike_force_one" and len(record["actions"]) == result.decisions
     replay = State.from_json(result.record)
     assert replay.is_terminal and replay.winner == result.winner
+
+
+def test_play_game_times_each_players_decisions():
+    game = fof_env.make_game("strike_force_one")
+
+    class Slow(RandomAgent):
+        def act(self, state):
+            time.sleep(0.002)
+            return super().act(state)
+
+    counts = [0, 0]
+    result = play_game(game, (Slow(game, 0, seed=1), RandomAgent(game, 1, seed=2)), seed=3,
+                       on_step=lambda state, player, action: counts.__setitem__(player, counts[player] + 1))
+    slow, fast = result.thinking
+    assert (slow.decisions, fast.decisions) == tuple(counts) and min(counts) > 0
+    assert slow.decisions + fast.decisions == result.decisions
+    assert slow.seconds >= 0.002 * slow.decisions and slow.longest >= 0.002 > fast.longest
+    assert slow.longest <= slow.seconds and fast.seconds < slow.seconds
+    assert Thinking().add(0.5).add(0.25) == Thinking(decisions=2, seconds=0.75, longest=0.5)
 
 
 def test_play_game_rejects_an_illegal_agent():

@@ -132,9 +132,10 @@ def test_pairings_a_one_sided_agent_cannot_play_read_n_a(tmp_path):
     _, texts = plots.matrix_cells(["a", "b"], [], ("soviet", "us"))  # no mirror: not played
     assert texts == [["not played"] * 2] * 2
     page = write_report(result, tmp_path, gifs=False)["html"].read_text()
-    assert page.count('<td class="na">n/a</td>') == 2 * (8 + 1) + 4  # + the records column
+    # two pairings' rows (+ the records column) and the one-sided agent's row on its other side
+    assert page.count('<td class="na">n/a</td>') == 2 * (8 + 1) + 6
     page = write_report(result, tmp_path)["html"].read_text()
-    assert page.count('<td class="na">n/a</td>') == 2 * (8 + 2) + 4  # + records and first game
+    assert page.count('<td class="na">n/a</td>') == 2 * (8 + 2) + 6  # + records and first game
     assert page.count("data:image/gif;base64,") == 2
 
 

@@ -106,8 +106,10 @@ def _same_results(run: Path, reference: Path) -> None:
     ref = json.loads((reference / "results.json").read_text())
     assert mine["timing"]["games"] == ref["timing"]["games"] == TOTAL
     assert without_timing(mine) == without_timing(ref)
-    assert mine["games"] == [  # only the seconds differ, game by game
-        dict(g, seconds=s["seconds"]) for g, s in zip(ref["games"], mine["games"], strict=True)
+    assert mine["games"] == [  # only the clock readings differ, game by game
+        dict(g, seconds=s["seconds"], thinking=[dict(r, seconds=m["seconds"], longest=m["longest"])
+                                               for r, m in zip(g["thinking"], s["thinking"], strict=True)])
+        for g, s in zip(ref["games"], mine["games"], strict=True)
     ]
     ours = sorted(p.relative_to(run) for p in (run / "records").rglob("*") if p.is_file())
     theirs = sorted(p.relative_to(reference) for p in (reference / "records").rglob("*") if p.is_file())

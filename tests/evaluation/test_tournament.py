@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
 from pathlib import Path
@@ -51,6 +50,11 @@ def test_tallies_are_consistent(small_tournaments, game):
         r = a.record
         assert r.wins + r.draws + r.losses == r.games == 2 * n  # two opponents (itself included) per side
         assert set(a.opponents) == {"random", "heuristic"}
+        mine = [o.thinking[a.player] for o in result.outcomes if o.agents[a.player] == a.agent]
+        assert a.thinking.decisions == sum(t.decisions for t in mine) > 0
+        assert a.ms_per_decision == pytest.approx(1000 * sum(t.seconds for t in mine) / a.thinking.decisions)
+        assert a.thinking.longest == max(t.longest for t in mine)
+    assert all(sum(t.decisions for t in o.thinking) == o.decisions for o in result.outcomes)
     wins_total = sum(a.record.wins for a in result.agent_tallies)
     assert wins_total == sum(o.winner is not None for o in result.outcomes)
     # the heuristic beats random on both sides
@@ -88,8 +92,8 @@ def test_results_do_not_depend_on_workers(tmp_path):
     args = ("strike_force_one", {"optional_rules": True}, ["heuristic", "random"], 3)
     one = run_tournament(*args, workers=1, seed=9, records_dir=tmp_path / "one", progress=False)
     two = run_tournament(*args, workers=2, seed=9, records_dir=tmp_path / "two", progress=False)
-    strip = [dataclasses.replace(o, seconds=0.0) for o in one.outcomes]
-    assert strip == [dataclasses.replace(o, seconds=0.0) for o in two.outcomes]
+    strip = [o.untimed() for o in one.outcomes]
+    assert strip == [o.untimed() for o in two.outcomes]
     assert one.ratings.elo() == two.ratings.elo()
     assert two.workers == 2
     for o in one.outcomes:
@@ -105,8 +109,8 @@ def test_seeds_depend_only_on_seed_pairing_and_index():
     )
     assert a.pairings == [("random", "heuristic"), ("heuristic", "random")]
     assert b.pairings == [("heuristic", "random"), ("random", "heuristic")]
-    key = {(o.agents, o.index): dataclasses.replace(o, seconds=0.0) for o in a.outcomes}
-    assert all(key[(o.agents, o.index)] == dataclasses.replace(o, seconds=0.0) for o in b.outcomes)
+    key = {(o.agents, o.index): o.untimed() for o in a.outcomes}
+    assert all(key[(o.agents, o.index)] == o.untimed() for o in b.outcomes)
     assert game_seeds(3, ("random", "heuristic"), 0) == game_seeds(3, ("random", "heuristic"), 0)
     assert len({game_seeds(3, p, i) for p in a.pairings for i in range(3)}) == 6
     assert game_seeds(4, ("random", "heuristic"), 0) != game_seeds(3, ("random", "heuristic"), 0)
@@ -232,17 +236,30 @@ def test_without_timing_drops_exactly_the_timing_fields():
         "seed": 1,
         "timing": {"wall_seconds": 2.0, "workers": 2, "backend": "ray"},
         "pairings": [{"agents": {"soviet": "a", "us": "b"}, "games": 2, "seconds": 0.5}],
-        "games": [{"index": 0, "winner": 1, "seconds": 0.25, "record": "g/a__vs__b/0000.json"}],
+        "games": [
+            {"index": 0, "winner": 1, "seconds": 0.25, "record": "g/a__vs__b/0000.json",
+             "thinking": [{"decisions": 3, "seconds": 0.125, "longest": 0.0625}, {"decisions": 2,
+                          "seconds": 0.03125, "longest": 0.015625}]},
+            {"index": 1, "winner": 0, "seconds": 0.5, "record": None, "thinking": None},  # an older log's game
+        ],
+        "agent_sides": [{"agent": "a", "side": "soviet", "wins": 1, "decisions": 3, "ms_per_decision": 41.7,
+                         "longest_decision_ms": 62.5}],
         "records_dir": "records",
     }
     assert without_timing(data) == {
         "format": "fof-tournament/2",
         "seed": 1,
         "pairings": [{"agents": {"soviet": "a", "us": "b"}, "games": 2}],
-        "games": [{"index": 0, "winner": 1, "record": "g/a__vs__b/0000.json"}],
+        "games": [
+            {"index": 0, "winner": 1, "record": "g/a__vs__b/0000.json",
+             "thinking": [{"decisions": 3}, {"decisions": 2}]},
+            {"index": 1, "winner": 0, "record": None, "thinking": None},
+        ],
+        "agent_sides": [{"agent": "a", "side": "soviet", "wins": 1, "decisions": 3}],
         "records_dir": "records",
     }
     assert data["timing"]["workers"] == 2 and data["games"][0]["seconds"] == 0.25  # not modified
+    assert data["games"][0]["thinking"][0]["seconds"] == 0.125 and "ms_per_decision" in data["agent_sides"][0]
 
 
 def test_results_of_the_first_format_still_load(small_tournaments):
@@ -254,6 +271,19 @@ def test_results_of_the_first_format_still_load(small_tournaments):
         timing.pop(key)
     again = TournamentResult.from_dict(old)
     assert again.to_dict() == result.to_dict() and (again.workers, again.backend) == (1, "local")
+
+
+def test_games_logged_before_decisions_were_timed_still_load(small_tournaments):
+    result = small_tournaments["strike_force_one"]
+    data = result.to_dict()
+    for game in data["games"]:
+        del game["thinking"]  # as written before the agents' thinking time was kept
+    again = TournamentResult.from_dict(data)
+    assert all(o.thinking is None for o in again.outcomes)
+    row = again.agent_tallies[0]
+    assert row.thinking is None and row.ms_per_decision is None
+    assert without_timing(again.to_dict())["agent_sides"][0]["decisions"] is None
+    assert "ms/decision" not in markdown_report(again) and "ms/decision" in markdown_report(result)
 
 
 def test_chunks_stay_small_enough_to_log_often():
