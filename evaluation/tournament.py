@@ -35,9 +35,10 @@ model's JSON card, with its training curve) are kept for the report.
 
 Per game the tournament keeps a :class:`~evaluation.tallies.GameOutcome` (winner,
 returns, ``state.score``, VP of both sides where the game counts VP, decisions,
-seconds, each side's decisions and its agent's time choosing them, seeds) and, with ``records_dir``, the game's record (``state.to_json()``,
-replayable with ``fof replay``): the worker sends it back and this process writes
-it atomically (temporary file, then rename) to
+seconds, each side's decisions and its agent's time choosing them, seeds) and, with
+``records_dir``, the game's record (``state.to_json()``, replayable with ``fof replay``):
+the worker sends it back and this process writes it atomically (temporary file, then
+rename) to
 ``records_dir/<game>/<side-0 agent>__vs__<side-1 agent>/<index>.json`` (spec
 strings made filesystem-safe by :func:`safe_name`), before ``on_games`` hears of
 the game. So records are written on the machine that runs the tournament, even

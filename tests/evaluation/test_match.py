@@ -56,7 +56,7 @@ def test_play_game_times_each_players_decisions():
     slow, fast = result.thinking
     assert (slow.decisions, fast.decisions) == tuple(counts) and min(counts) > 0
     assert slow.decisions + fast.decisions == result.decisions
-    assert slow.seconds >= 0.002 * slow.decisions and slow.longest >= 0.002 > fast.longest
+    assert slow.seconds >= 0.002 * slow.decisions and slow.longest >= 0.002
     assert slow.longest <= slow.seconds and fast.seconds < slow.seconds
     assert Thinking().add(0.5).add(0.25) == Thinking(decisions=2, seconds=0.75, longest=0.5)
 
