@@ -158,7 +158,7 @@ def agent_side_table(result: TournamentResult) -> Table:
         if has_vp:
             row += [_num(t.vp_mean), _num(t.opponent_vp_mean)]
         if timed:
-            row += [_num(t.ms_per_decision, 2), _num(None if t.thinking is None else 1000 * t.thinking.longest)]
+            row += [_num(t.ms_per_decision, 2), _num(t.longest_ms)]
         rows.append(row)
     return header, rows
 

@@ -49,9 +49,7 @@ class GameOutcome:
     def untimed(self) -> GameOutcome:
         """This outcome with its clock readings zeroed (``seconds``, the thinking times; the
         decision counts stay): equal for every run of the same game on any executor."""
-        thinking = None
-        if self.thinking is not None:
-            thinking = (Thinking(self.thinking[0].decisions), Thinking(self.thinking[1].decisions))
+        thinking = None if self.thinking is None else (self.thinking[0].untimed(), self.thinking[1].untimed())
         return dataclasses.replace(self, seconds=0.0, thinking=thinking)
 
     @property
@@ -245,8 +243,12 @@ class AgentSideTally:
         t = self.thinking
         return None if t is None or not t.decisions else 1000 * t.seconds / t.decisions
 
+    @property
+    def longest_ms(self) -> float | None:
+        """Its longest single decision, in ms (None without timed decisions)."""
+        return None if self.thinking is None else 1000 * self.thinking.longest
+
     def to_dict(self, player_names: Sequence[str]) -> dict[str, Any]:
-        t = self.thinking
         return {
             "agent": self.agent,
             "side": player_names[self.player],
@@ -254,9 +256,9 @@ class AgentSideTally:
             "opponents": list(self.opponents),
             "vp_mean": self.vp_mean,
             "opponent_vp_mean": self.opponent_vp_mean,
-            "decisions": None if t is None else t.decisions,
+            "decisions": None if self.thinking is None else self.thinking.decisions,
             "ms_per_decision": self.ms_per_decision,
-            "longest_decision_ms": None if t is None else 1000 * t.longest,
+            "longest_decision_ms": self.longest_ms,
         }
 
 
