@@ -68,7 +68,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=(
             "Agent specs: random, heuristic, mcts:200 (simulations), ppo (the shipped model), "
-            "ppo:runs/x/model.safetensors, or kind:key=value,key=value.\n"
+            "ppo:runs/x/model.safetensors, or kind:key=value,key=value; "
+            "SPEC@side plays that side only (heuristic@usmc).\n"
             "Example: fof evaluate --game strike_force_one --agents random heuristic mcts:100 --games 50\n"
             "Resume: fof evaluate --resume OUT [--workers N] [--backend ray [--address HOST:6379]]"
         ),

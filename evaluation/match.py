@@ -8,7 +8,10 @@ arguments as ``"kind:key=value,key=value"``, or with one bare argument as
 ``"kind:value"`` for a kind that takes one (:func:`agents.base.positional_keyword`:
 ``"mcts:200"`` is ``simulations=200``, ``"ppo:runs/x/model.zip"`` is
 ``path="runs/x/model.zip"``); or a factory ``f(game, player, seed) -> Agent``.
-A string spec's display name is the spec itself (:func:`spec_name`).
+A string spec may end in ``@side`` (a side of the game, any case): it then plays that
+side only, ``"mcts:simulations=128@usmc"``, and :func:`build_agent` refuses the
+other (so a tournament leaves out its pairings there). A string spec's display
+name is the spec itself, suffix included (:func:`spec_name`).
 
 Seeding: ``play_series(..., seed=s)`` draws every game's dice seed and both
 agents' seeds from ``numpy.random.SeedSequence(s)``, so a series is reproducible
@@ -17,6 +20,7 @@ and its games are independent.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -125,8 +129,29 @@ def spec_name(spec: AgentSpec) -> str:
     return getattr(spec, "__name__", repr(spec))
 
 
+_SIDE_SUFFIX = re.compile(r"@([A-Za-z][A-Za-z0-9_-]*)$")
+
+
+def split_side(spec: str) -> tuple[str, str | None]:
+    """``"kind[:args]@side"`` -> ``("kind[:args]", "side")``; ``(spec, None)`` without the suffix.
+
+    The suffix is a trailing ``@`` and a name of letters, digits, ``_`` and ``-``
+    (so a model path such as ``ppo:runs/a@b/model.safetensors`` keeps its ``@``).
+
+    >>> split_side("mcts:simulations=128@usmc")
+    ('mcts:simulations=128', 'usmc')
+    >>> split_side("heuristic")
+    ('heuristic', None)
+    """
+    match = _SIDE_SUFFIX.search(spec)
+    if match is None:
+        return spec, None
+    return spec[: match.start()], match.group(1)
+
+
 def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """``"kind[:args]"`` -> ``(kind, keyword arguments)`` (see the module docstring).
+    """``"kind[:args][@side]"`` -> ``(kind, keyword arguments)`` (see the module docstring);
+    a trailing ``@side`` is not part of either (:func:`split_side`; :func:`build_agent` applies it).
 
     ``args`` with an ``=`` are ``key=value,key=value``; without one, the whole
     text after the first ``:`` is the value of the kind's positional keyword (so
@@ -140,7 +165,7 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
     >>> parse_agent_spec("heuristic:temperature=0.5,greedy=true")
     ('heuristic', {'temperature': 0.5, 'greedy': True})
     """
-    kind, colon, args = spec.partition(":")
+    kind, colon, args = split_side(spec)[0].partition(":")
     kind = kind.strip()
     if not kind:
         raise OptionError(f"agent spec {spec!r}: no agent kind before ':'")
@@ -160,9 +185,22 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
 
 
 def build_agent(spec: AgentSpec, game, player: int, seed: int | None) -> Agent:
-    """An agent from a spec (see the module docstring)."""
+    """An agent from a spec (see the module docstring) for ``player`` of ``game``.
+
+    Raises :class:`~fof_env.core.errors.OptionError` (a ``ValueError``) for a spec
+    whose ``@side`` is not a side of the game or not ``player``'s side.
+    """
     if callable(spec):
         return spec(game, player, seed=seed)
+    side = split_side(spec)[1]
+    if side is not None:
+        sides = [name.lower() for name in game.player_names]
+        if side.lower() not in sides:
+            raise OptionError(
+                f"agent spec {spec!r}: {side!r} is not a side of {game.name} (its sides: {', '.join(game.player_names)})"
+            )
+        if sides.index(side.lower()) != player:
+            raise OptionError(f"agent spec {spec!r} plays {side} only, not {game.player_names[player]}")
     kind, kwargs = parse_agent_spec(spec)
     return make_agent(kind, game, player, seed=seed, **kwargs)
 

@@ -224,6 +224,9 @@ def test_client_model_paths_are_refused_unless_allowed(engine):
     r = ask(engine, cmd="new", game="strike_force_one", bots={"us": "ppo:/etc/passwd"})
     assert r["error"] == "bot 'ppo:/etc/passwd': this server does not load model files named by clients; use 'ppo' (the shipped model)"
     assert "at most 20000 simulations" in ask(engine, cmd="new", game="strike_force_one", bots={"us": "mcts:999999"})["error"]
+    # a side suffix does not hide the simulation count from the check
+    assert "at most 20000 simulations" in ask(engine, cmd="new", game="strike_force_one", bots={"us": "mcts:999999@us"})["error"]
+    assert "does not load model files" in ask(engine, cmd="new", game="strike_force_one", bots={"us": "ppo:/x@us"})["error"]
 
 
 def test_games_belong_to_their_connection(engine):

@@ -88,6 +88,8 @@ def test_evaluate_strike_force_one_no_mirror_no_records(capsys, tmp_path):
         (["--agents", "random", "--games", "0"], "at least 1"),
         (["--agents", "random", "ppo:/tmp/no/such/model.safetensors"], "'ppo:/tmp/no/such/model.safetensors'"),
         (["--agents", "random", "--address", "head:6379"], "--address needs --backend ray"),
+        (["--agents", "random", "heuristic@usmc"],
+         "'usmc' is not a side of strike_force_one (its sides: soviet, us)"),
         ([], "give --game and --agents (or --resume OUT to go on with a tournament)"),
     ],
 )
@@ -211,3 +213,19 @@ def test_evaluate_a_record_that_cannot_be_written_stops_it_in_one_line(capsys, t
         f"2 games are logged: fof evaluate --resume {out_dir}\n"
     )
     assert not third.exists() and [p.name for p in written] == ["0000.json", "0000.json"]
+
+
+def test_evaluate_plays_a_spec_with_a_side_suffix_on_that_side_only_and_resumes_it(capsys, tmp_path):
+    out_dir = tmp_path / "out"
+    argv = ["evaluate", "--game", "strike_force_one", "--agents", "random", "heuristic@US", "--games", "2",
+            "--workers", "1", "--no-mirror", "--no-progress", "--no-html", "--out", str(out_dir)]
+    assert cli.main(argv) == 0
+    data = json.loads((out_dir / "results.json").read_text())
+    assert [(p["agents"]["soviet"], p["agents"]["us"]) for p in data["pairings"]] == [("random", "heuristic@US")]
+    lines = (out_dir / "games.jsonl").read_text().splitlines()
+    (out_dir / "games.jsonl").write_text(lines[0] + "\n")
+    capsys.readouterr()
+    assert cli.main(["evaluate", "--resume", str(out_dir), "--no-progress", "--no-html"]) == 0
+    assert "Resumed: 1 games" in capsys.readouterr().out
+    again = json.loads((out_dir / "results.json").read_text())
+    assert [g["winner"] for g in again["games"]] == [g["winner"] for g in data["games"]]

@@ -10,7 +10,15 @@ import pytest
 import fof_env
 from agents import make_agent
 from agents.base import RandomAgent
-from evaluation.match import GameResult, Thinking, build_agent, play_game, play_series
+from evaluation.match import (
+    GameResult,
+    Thinking,
+    build_agent,
+    parse_agent_spec,
+    play_game,
+    play_series,
+    split_side,
+)
 from evaluation.stats import format_rate, wilson_interval
 from fof_env.core.errors import IllegalActionError
 from fof_env.core.game import State
@@ -98,3 +106,15 @@ def test_agent_specs():
         build_agent("random:oops", game, 0, seed=1)
     with pytest.raises(ValueError, match="one agent spec per side"):
         play_series("strike_force_one", {}, ("random",), games=1)
+
+
+def test_a_side_suffix_restricts_a_spec_to_that_side():
+    game = fof_env.make_game("strike_force_one")
+    assert split_side("mcts:simulations=128,batch=8@us") == ("mcts:simulations=128,batch=8", "us")
+    assert split_side("ppo:runs/a@b/model.safetensors") == ("ppo:runs/a@b/model.safetensors", None)
+    assert parse_agent_spec("mcts:200@soviet") == ("mcts", {"simulations": 200})
+    assert repr(build_agent("random@Soviet", game, 0, seed=1)) == "random"
+    with pytest.raises(ValueError, match=r"^agent spec 'random@soviet' plays soviet only, not us$"):
+        build_agent("random@soviet", game, 1, seed=1)
+    with pytest.raises(ValueError, match=r"'usmc' is not a side of strike_force_one \(its sides: soviet, us\)"):
+        build_agent("random@usmc", game, 0, seed=1)
