@@ -6,8 +6,10 @@
 Agents. For each game: ``random``, ``heuristic`` (where the game has one), ``ppo`` (where
 a model ships for at least one of its sides; it plays only those sides), every ``--agent``
 spec that builds for that game (e.g. a league bot, ``ppo:runs/x/model.safetensors``; one
-that does not is left out with a note), and the ``--search`` specs (default: the guided search
-of :mod:`agents.mcts` at 5 and 20 simulations a decision, labelled ``g5`` and ``g20``).
+that does not is left out with a note), and the ``--search`` specs (default,
+:func:`default_search`: the guided search of :mod:`agents.mcts` at 5 and 20 simulations a
+decision, labelled ``g5`` and ``g20``, and where a model ships for both sides the
+AlphaZero-style search over those models at 128, labelled ``az128``).
 
 Games. Search agents cost 100 to 1,000 times more per decision than the others, so the
 ladder plays two kinds of pairings and fits one model to all of them:
@@ -55,6 +57,8 @@ from fof_env.core.registry import list_games, make_game
 
 GUIDED = "rollout=heuristic,rollout_limit=20,evaluation=score,prior=heuristic"  # agents/mcts.py's guided search
 DEFAULT_SEARCH = (f"g5=mcts:simulations=5,{GUIDED}", f"g20=mcts:simulations=20,{GUIDED}")
+# each side's shipped policy as the PUCT prior, the critics value every new leaf (agents/mcts.py)
+AZ_SEARCH = "az128=mcts:simulations=128,batch=8,rollout_limit=0,evaluation=ppo,prior=ppo"
 # the generic scenario engines play Lost & Found by default: the same games as lost_and_found and
 # fubar_lost_and_found, so a default run leaves them out (name them with --game to rate them)
 SCENARIO_ENGINES = ("force_on_force", "fubar")
@@ -118,6 +122,17 @@ def _playable(game_name: str, spec: str) -> str | None:
     except (AgentSpecError, ValueError) as exc:
         return str(exc)
     return None
+
+
+def default_search(game_name: str) -> list[str]:
+    """The default search agents of ``game_name``'s ladder: :data:`DEFAULT_SEARCH`, and
+    :data:`AZ_SEARCH` where a model ships for both sides (its prior and value; on a game with
+    one side's model it would be a different search there)."""
+    try:
+        _cards, sides = check_agents(make_game(game_name), ["ppo"])
+    except AgentSpecError:
+        return list(DEFAULT_SEARCH)
+    return [*DEFAULT_SEARCH, AZ_SEARCH] if sorted(sides["ppo"]) == [0, 1] else list(DEFAULT_SEARCH)
 
 
 def ladder_agents(game_name: str, extra: Sequence[str] = ()) -> tuple[list[str], list[str]]:
@@ -207,8 +222,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m evaluation.ladder", description=__doc__.split("\n\n")[0])
     p.add_argument("--game", nargs="+", choices=list_games(), help="games (default: every registered game but the generic engines force_on_force and fubar)")
     p.add_argument("--games", type=int, default=100, help="games per ordered pairing of the base agents")
-    p.add_argument("--search", nargs="*", default=list(DEFAULT_SEARCH), metavar="SPEC",
-                   help=f"search agents, each played against every other agent (default {' '.join(DEFAULT_SEARCH)})")
+    p.add_argument("--search", nargs="*", default=None, metavar="SPEC",
+                   help=f"search agents, each played against every other agent (default {' '.join(DEFAULT_SEARCH)}, "
+                        f"and {AZ_SEARCH} on a game with a model for both sides)")
     p.add_argument("--search-games", type=int, default=10, help="games per ordered pairing with a search agent")
     p.add_argument("--agent", nargs="*", default=[], metavar="SPEC", help="more agents (e.g. a league bot's ppo:PATH)")
     p.add_argument("--workers", type=int, default=1)
@@ -222,7 +238,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         for game in args.game or default_games():
             print(f"ladder {game}", file=sys.stderr, flush=True)
-            ladder = play_ladder(game, games=args.games, search=args.search, search_games=args.search_games,
+            search = default_search(game) if args.search is None else args.search
+            ladder = play_ladder(game, games=args.games, search=search, search_games=args.search_games,
                                  extra=args.agent, workers=args.workers, seed=args.seed)
             write_ladder(ladder, out)
             ladders.append(ladder)

@@ -5,13 +5,29 @@ from __future__ import annotations
 import io
 import json
 
-from evaluation.ladder import default_games, ladder_agents, main, play_ladder, split_label
+from evaluation.ladder import (
+    AZ_SEARCH,
+    DEFAULT_SEARCH,
+    default_games,
+    default_search,
+    ladder_agents,
+    main,
+    play_ladder,
+    split_label,
+)
 
 
 def test_default_games_leave_out_the_generic_scenario_engines():
     games = default_games()
     assert "force_on_force" not in games and "fubar" not in games
     assert {"strike_force_one", "lost_and_found", "wwii_hedgerow_hamlet", "fubar_village_patrol"} <= set(games)
+
+
+def test_the_alphazero_style_search_joins_the_default_where_a_model_ships_for_both_sides():
+    assert default_search("strike_force_one") == [*DEFAULT_SEARCH, AZ_SEARCH]
+    assert default_search("lost_and_found") == [*DEFAULT_SEARCH, AZ_SEARCH]
+    assert default_search("fubar_village_patrol") == list(DEFAULT_SEARCH)  # the patrol's model only
+    assert default_search("wwii_hedgerow_hamlet") == list(DEFAULT_SEARCH)  # no model
 
 
 def test_agents_include_the_shipped_model_and_leave_out_a_spec_that_cannot_play():
