@@ -78,7 +78,9 @@ the real state, and every random choice comes from the agent's RNG, so a search 
   (value head) of the shipped PPO model of each side that has one, read for player 0 (a player-1
   critic's value negated; two critics averaged), clipped to [-1, 1]; each critic reads its own
   side's observation of the determinized world. With ``rollout_limit=0`` the search values every
-  new leaf by the critic alone, as AlphaZero does.
+  new leaf by the critic alone, as AlphaZero does. ``critic=SIDE`` reads that side's critic
+  alone (default ``both``): the critics of models trained on different rewards (the shipped
+  U.S. model's shaped reward) need not agree on a scale.
 * ``prior=ppo``: the same PUCT with ``P(a) = (1 - prior_mix) * pi(a) / pi(legal) + prior_mix /
   |legal|``, ``pi`` the mover's shipped PPO policy (:mod:`agents.ppo`) on the mover's own
   observation of the world. The policy is called once per tree node and mover (its probabilities
@@ -248,7 +250,7 @@ def _optional_number(value: Any, kind: type, name: str) -> Any:
 _OPTIONS = (
     "simulations (int), time_budget (seconds), exploration (float), rollout_limit (int), "
     "rollout (random|heuristic), epsilon (0..1), evaluation (none|score|ppo), prior (none|heuristic|ppo), "
-    "prior_mix (0..1), batch (int: leaves per network call)"
+    "prior_mix (0..1), batch (int: leaves per network call), critic (both|SIDE: whose critics value a leaf)"
 )
 
 
@@ -295,6 +297,7 @@ class MCTSAgent:
         prior: str = "none",
         prior_mix: float = 0.25,
         batch: int = 1,
+        critic: str = "both",
         **unknown: Any,
     ):
         if unknown:
@@ -325,6 +328,8 @@ class MCTSAgent:
         self._nets: list | None = None
         if self.prior == "ppo" or self.evaluation == "ppo":
             self._nets = self._shipped_policies(game)
+        self.critic = _choice(critic, "critic", ("both", *(n.lower() for n in game.player_names)))
+        self._check_critic()
         if self.rollout == "heuristic" or self.prior == "heuristic" or self._heuristic_prior_needed:
             from agents.heuristic import heuristic_games
 
@@ -361,6 +366,8 @@ class MCTSAgent:
             extra.append(f"prior_mix={self.prior_mix:g}")
         if self.batch != 1:
             extra.append(f"batch={self.batch}")
+        if self.critic != "both":
+            extra.append(f"critic={self.critic}")
         if not extra:
             return f"mcts:{self.simulations}"
         if self.time_budget is None:
@@ -384,6 +391,25 @@ class MCTSAgent:
                 f"(shipped: {have})"
             )
         return nets
+
+    def _check_critic(self) -> None:
+        """``critic=SIDE`` needs ``evaluation=ppo`` and that side's shipped model."""
+        if self.critic == "both":
+            return
+        side = [n.lower() for n in self.game.player_names].index(self.critic)
+        if self.evaluation != "ppo":
+            raise OptionError(f"mcts: critic={self.critic} needs evaluation=ppo")
+        if (self._nets or [None, None])[side] is None:
+            raise OptionError(f"mcts: critic={self.critic}: no model ships for {self.game.player_names[side]}")
+
+    @property
+    def _critics(self) -> list:
+        """Per player, the model whose critic values a leaf for ``evaluation=ppo`` (None: not read):
+        each shipped model with ``critic=both``, else the named side's alone."""
+        nets = self._nets or [None, None]
+        if self.critic == "both":
+            return nets
+        return [net if name.lower() == self.critic else None for net, name in zip(nets, self.game.player_names, strict=True)]
 
     @property
     def _heuristic_prior_needed(self) -> bool:
@@ -578,7 +604,7 @@ class MCTSAgent:
                 reward = world.returns()
             elif critic_leaves:
                 reward = None  # the critics read it in the batch: keep each side's observation
-                leaf = [net.observe(world) if net is not None else None for net in nets]  # type: ignore[union-attr]
+                leaf = [net.observe(world) if net is not None else None for net in self._critics]
             elif position_value is not None:
                 v = position_value(world)
                 reward = (v, -v)
@@ -618,7 +644,7 @@ class MCTSAgent:
         if waiting:
             columns = [
                 net.values_of(np.stack([pending[i][1][p] for i in waiting])) if net is not None else None
-                for p, net in enumerate(nets)
+                for p, net in enumerate(self._critics)
             ]
             for row, i in enumerate(waiting):
                 v = _value_for_player_0([None if c is None else float(c[row]) for c in columns])
@@ -631,7 +657,7 @@ class MCTSAgent:
 
     def _critic_value(self, world) -> float:
         """``evaluation=ppo``: the shipped critics' value of ``world`` for player 0, in [-1, 1]."""
-        return _value_for_player_0([net.state_value(world) if net else None for net in self._nets or []])
+        return _value_for_player_0([net.state_value(world) if net else None for net in self._critics])
 
     @staticmethod
     def _node_prior(node: _Node, key: tuple[int, str], net, world, legal: list[int]) -> dict[int, float]:

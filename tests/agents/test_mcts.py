@@ -384,6 +384,33 @@ def test_the_ppo_evaluation_reads_each_critic_for_player_0(critics, value):
     assert agent._critic_value(None) == pytest.approx(value)
 
 
+class _Critic:
+    def __init__(self, v):
+        self.v = v
+
+    def state_value(self, world):
+        return self.v
+
+
+@pytest.mark.parametrize(("critic", "value"), [("both", 0.2), ("soviet", 0.5), ("US", -0.1)])
+def test_critic_names_the_side_whose_critic_alone_values_a_leaf(critic, value):
+    """``critic=SIDE``: only that side's critic is read (player 1's still negated); ``both`` averages."""
+    agent = MCTSAgent(fof_env.make_game("strike_force_one"), 1, evaluation="ppo", critic=critic)
+    assert ("critic=" in repr(agent)) == (critic != "both")
+    agent._nets = [_Critic(0.5), _Critic(0.1)]
+    assert agent._critic_value(None) == pytest.approx(value)
+
+
+def test_critic_errors_name_the_choices():
+    sfo = fof_env.make_game("strike_force_one")
+    with pytest.raises(OptionError, match=r"^mcts: critic must be one of both\|soviet\|us, got 'usmc'$"):
+        MCTSAgent(sfo, 0, evaluation="ppo", critic="usmc")
+    with pytest.raises(OptionError, match=r"^mcts: critic=us needs evaluation=ppo$"):
+        MCTSAgent(sfo, 0, evaluation="score", critic="us")
+    with pytest.raises(OptionError, match=r"^mcts: critic=insurgents: no model ships for insurgents$"):
+        MCTSAgent(fof_env.make_game("fubar_village_patrol"), 0, evaluation="ppo", critic="insurgents")
+
+
 def test_the_ppo_prior_is_asked_once_per_node_and_renormalised_over_the_legal_actions():
     """The policy's probabilities are kept at the node: a second world asking there costs no call, and
     its prior is the kept probabilities over its own legal actions, summing to 1."""
