@@ -82,7 +82,8 @@ the real state, and every random choice comes from the agent's RNG, so a search 
   alone (default ``both``): the critics of models trained on different rewards (the shipped
   U.S. model's shaped reward) need not agree on a scale. Measured as the U.S. against the
   heuristic (the AlphaZero-style spec below): ``critic=us`` 36.5% of 200 games, ``critic=soviet``
-  35.0% of 40, both 39.0% of 200, so no gain.
+  35.0% of 40, both 39.0% of 200; as the USMC ``critic=usmc`` 57.5% of 200, both 57.5% of 200 on
+  other games: no gain.
 * ``prior=ppo``: the same PUCT with ``P(a) = (1 - prior_mix) * pi(a) / pi(legal) + prior_mix /
   |legal|``, ``pi`` the mover's shipped PPO policy (:mod:`agents.ppo`) on the mover's own
   observation of the world. The policy is called once per tree node and mover (its probabilities
