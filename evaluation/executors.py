@@ -260,7 +260,11 @@ def check_reachable(address: str, timeout: float = 5.0) -> None:
 
 
 class RayBackend(Executor):
-    """``ray``: tasks as Ray tasks on a cluster (``address``) or a private local Ray (``workers`` CPUs)."""
+    """``ray``: tasks as Ray tasks on a cluster (``address``) or a private local Ray (``workers`` CPUs).
+
+    ``ray.init`` sets a SIGTERM handler of its own; when this backend started Ray, closing it shuts
+    Ray down and puts back the handler it found, so a process that goes on (a test run, a notebook)
+    keeps its own."""
 
     name = "ray"
 
@@ -268,6 +272,9 @@ class RayBackend(Executor):
         ray = _import_ray()
         self._ray = ray
         self._owns = not ray.is_initialized()
+        self._sigterm = None  # the SIGTERM handler before ray.init, which sets its own
+        if self._owns and threading.current_thread() is threading.main_thread():
+            self._sigterm = signal.getsignal(signal.SIGTERM)
         if self._owns:
             options: dict[str, Any] = {"include_dashboard": False, "logging_level": logging.WARNING}
             if address:
@@ -331,6 +338,9 @@ class RayBackend(Executor):
         self._cancel_pending()
         if self._owns and self._ray.is_initialized():
             self._ray.shutdown()
+        if self._sigterm is not None and threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, self._sigterm)  # the process's handler as Ray found it
+            self._sigterm = None
 
     def abort(self) -> None:
         self.close()  # a private local Ray goes down with its workers; on a cluster the tasks are cancelled

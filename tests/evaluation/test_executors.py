@@ -144,6 +144,7 @@ def stumbling(game, player, seed=None):
 def test_ray_backend_gives_the_results_of_one_local_worker(tmp_path):
     ray = pytest.importorskip("ray", reason="the ray extra is not installed (pip install 'fof-env[ray]')")
     assert not ray.is_initialized()
+    sigterm = signal.getsignal(signal.SIGTERM)
     plan = plan_tournament("lost_and_found", {"rules": "quick"}, ["random", "heuristic"], 3, seed=2)
     local = play_tournament(plan, workers=1, records_dir=tmp_path / "local" / "records", progress=False)
     with make_executor("ray", 2) as ex:  # a private local Ray with 2 CPUs
@@ -153,6 +154,7 @@ def test_ray_backend_gives_the_results_of_one_local_worker(tmp_path):
         with pytest.raises(TournamentError, match=failed):  # the game's own error, not Ray's wrapper
             run_tournament_on(ex, ["random", stumbling])
     assert not ray.is_initialized()  # shut down with the executor
+    assert signal.getsignal(signal.SIGTERM) == sigterm  # ray.init's own handler is taken back
     assert (remote.backend, remote.workers, local.backend) == ("ray", 2, "local")
     data = [json.loads(write_json(r, tmp_path / name / "results.json").read_text())
             for r, name in ((local, "local"), (remote, "ray"))]
