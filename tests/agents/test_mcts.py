@@ -356,9 +356,9 @@ def test_bad_guided_option_values_give_one_line(options, words):
 
 def test_a_ppo_prior_needs_a_shipped_model():
     """``prior=ppo`` on a game with no shipped model for either side is refused in one line naming what ships."""
-    game = fof_env.make_game("wwii_hedgerow_hamlet")
+    game = fof_env.make_game("fubar")  # the generic FUBAR engine: no model ships under its name
     with pytest.raises(
-        OptionError, match=r"prior=ppo / evaluation=ppo need a shipped model for a side of 'wwii_hedgerow_hamlet'"
+        OptionError, match=r"prior=ppo / evaluation=ppo need a shipped model for a side of 'fubar'"
     ) as err:
         make_agent("mcts", game, 0, prior="ppo")
     assert "\n" not in str(err.value) and "strike_force_one-soviet" in str(err.value)
@@ -407,8 +407,8 @@ def test_critic_errors_name_the_choices():
         MCTSAgent(sfo, 0, evaluation="ppo", critic="usmc")
     with pytest.raises(OptionError, match=r"^mcts: critic=us needs evaluation=ppo$"):
         MCTSAgent(sfo, 0, evaluation="score", critic="us")
-    with pytest.raises(OptionError, match=r"^mcts: critic=insurgents: no model ships for insurgents$"):
-        MCTSAgent(fof_env.make_game("fubar_village_patrol"), 0, evaluation="ppo", critic="insurgents")
+    with pytest.raises(OptionError, match=r"^mcts: critic=us: no model ships for us$"):
+        MCTSAgent(fof_env.make_game("wwii_hedgerow_hamlet"), 1, evaluation="ppo", critic="us")
 
 
 def test_the_ppo_prior_is_asked_once_per_node_and_renormalised_over_the_legal_actions():

@@ -144,9 +144,22 @@ def test_the_shipped_model_plays_its_pinned_actions(game_name, side):
     assert actions == PINNED_ACTIONS[game_name, side]
 
 
-@pytest.mark.parametrize("game_name, side", [("strike_force_one", "soviet"), ("strike_force_one", "us"),
-                                             ("lost_and_found", "taliban"), ("lost_and_found", "usmc"),
-                                             ("fubar_village_patrol", "patrol")])
+# Every model that ships (agents/models/GAME-SIDE.safetensors).
+SHIPPED_SIDES = [
+    ("strike_force_one", "soviet"), ("strike_force_one", "us"),
+    ("lost_and_found", "taliban"), ("lost_and_found", "usmc"),
+    ("fubar_village_patrol", "patrol"), ("fubar_village_patrol", "insurgents"),
+    ("fubar_lost_and_found", "taliban"), ("fubar_lost_and_found", "usmc"),
+    ("compound_raid", "british"), ("compound_raid", "militia"),
+    ("wwii_hedgerow_hamlet", "ger"),
+]
+
+
+def test_every_shipped_model_is_checked_here():
+    assert sorted(p.stem for p in shipped_models()) == sorted(f"{g}-{s}" for g, s in SHIPPED_SIDES)
+
+
+@pytest.mark.parametrize("game_name, side", SHIPPED_SIDES)
 def test_the_shipped_model_loads_without_a_path(game_name, side):
     """make_agent("ppo", ...) with no path plays the pretrained model of the side."""
     path = shipped_model_path(game_name, side)

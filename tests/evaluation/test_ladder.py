@@ -26,8 +26,9 @@ def test_default_games_leave_out_the_generic_scenario_engines():
 def test_the_alphazero_style_search_joins_the_default_where_a_model_ships_for_both_sides():
     assert default_search("strike_force_one") == [*DEFAULT_SEARCH, AZ_SEARCH]
     assert default_search("lost_and_found") == [*DEFAULT_SEARCH, AZ_SEARCH]
-    assert default_search("fubar_village_patrol") == list(DEFAULT_SEARCH)  # the patrol's model only
-    assert default_search("wwii_hedgerow_hamlet") == list(DEFAULT_SEARCH)  # no model
+    assert default_search("fubar_village_patrol") == [*DEFAULT_SEARCH, AZ_SEARCH]
+    assert default_search("wwii_hedgerow_hamlet") == list(DEFAULT_SEARCH)  # the Germans' model only
+    assert default_search("fubar") == list(DEFAULT_SEARCH)  # no model under the generic engine's name
 
 
 def test_agents_include_the_shipped_model_and_leave_out_a_spec_that_cannot_play():
@@ -58,8 +59,8 @@ def test_search_agents_meet_every_other_agent_on_both_sides_with_their_own_game_
 def test_main_writes_each_ladder_and_an_index(tmp_path, capsys):
     assert main(["--game", "fubar_village_patrol", "--games", "1", "--search", "--out", str(tmp_path)]) == 0
     data = json.loads((tmp_path / "fubar_village_patrol.json").read_text())
-    # the shipped patrol model plays the patrol only: 4 pairings of random and heuristic, 2 of ppo
-    assert data["agents"] == ["random", "heuristic", "ppo"] and len(data["outcomes"]) == 6
+    # a model ships for each side, so ppo plays both: every ordered pairing of three agents
+    assert data["agents"] == ["random", "heuristic", "ppo"] and len(data["outcomes"]) == 9
     assert (tmp_path / "fubar_village_patrol.md").read_text().startswith("# fubar_village_patrol\n")
     assert "## fubar_village_patrol" in (tmp_path / "README.md").read_text()
 
