@@ -403,7 +403,8 @@ class MCTSAgent:
         if self.evaluation != "ppo":
             raise OptionError(f"mcts: critic={self.critic} needs evaluation=ppo")
         if (self._nets or [None, None])[side] is None:
-            raise OptionError(f"mcts: critic={self.critic}: no model ships for {self.game.player_names[side]}")
+            name = self.game.player_names[side]
+            raise OptionError(f"mcts: critic={self.critic}: no model ships for {name}")
 
     @property
     def _critics(self) -> list:
@@ -412,7 +413,8 @@ class MCTSAgent:
         nets = self._nets or [None, None]
         if self.critic == "both":
             return nets
-        return [net if name.lower() == self.critic else None for net, name in zip(nets, self.game.player_names, strict=True)]
+        names = [name.lower() for name in self.game.player_names]
+        return [net if name == self.critic else None for net, name in zip(nets, names, strict=True)]
 
     @property
     def _heuristic_prior_needed(self) -> bool:

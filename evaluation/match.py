@@ -196,9 +196,8 @@ def build_agent(spec: AgentSpec, game, player: int, seed: int | None) -> Agent:
     if side is not None:
         sides = [name.lower() for name in game.player_names]
         if side.lower() not in sides:
-            raise OptionError(
-                f"agent spec {spec!r}: {side!r} is not a side of {game.name} (its sides: {', '.join(game.player_names)})"
-            )
+            known = ", ".join(game.player_names)
+            raise OptionError(f"agent spec {spec!r}: {side!r} is not a side of {game.name} (its sides: {known})")
         if sides.index(side.lower()) != player:
             raise OptionError(f"agent spec {spec!r} plays {side} only, not {game.player_names[player]}")
     kind, kwargs = parse_agent_spec(spec)

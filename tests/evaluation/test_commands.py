@@ -221,7 +221,8 @@ def test_evaluate_plays_a_spec_with_a_side_suffix_on_that_side_only_and_resumes_
             "--workers", "1", "--no-mirror", "--no-progress", "--no-html", "--out", str(out_dir)]
     assert cli.main(argv) == 0
     data = json.loads((out_dir / "results.json").read_text())
-    assert [(p["agents"]["soviet"], p["agents"]["us"]) for p in data["pairings"]] == [("random", "heuristic@US")]
+    pairings = [(p["agents"]["soviet"], p["agents"]["us"]) for p in data["pairings"]]
+    assert pairings == [("random", "heuristic@US")]
     lines = (out_dir / "games.jsonl").read_text().splitlines()
     (out_dir / "games.jsonl").write_text(lines[0] + "\n")
     capsys.readouterr()

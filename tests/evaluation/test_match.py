@@ -116,5 +116,6 @@ def test_a_side_suffix_restricts_a_spec_to_that_side():
     assert repr(build_agent("random@Soviet", game, 0, seed=1)) == "random"
     with pytest.raises(ValueError, match=r"^agent spec 'random@soviet' plays soviet only, not us$"):
         build_agent("random@soviet", game, 1, seed=1)
-    with pytest.raises(ValueError, match=r"'usmc' is not a side of strike_force_one \(its sides: soviet, us\)"):
+    unknown = r"'usmc' is not a side of strike_force_one \(its sides: soviet, us\)"
+    with pytest.raises(ValueError, match=unknown):
         build_agent("random@usmc", game, 0, seed=1)
