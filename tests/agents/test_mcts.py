@@ -364,6 +364,16 @@ def test_a_ppo_prior_needs_a_shipped_model():
     assert "\n" not in str(err.value) and "strike_force_one-soviet" in str(err.value)
 
 
+class _Critic:
+    """A model whose critic reads ``v`` everywhere."""
+
+    def __init__(self, v):
+        self.v = v
+
+    def state_value(self, world):
+        return self.v
+
+
 @pytest.mark.parametrize(
     ("critics", "value"),
     [((0.5, None), 0.5), ((None, 0.5), -0.5), ((0.5, 0.1), 0.2), ((1.5, None), 1.0), ((None, 1.5), -1.0)],
@@ -371,25 +381,9 @@ def test_a_ppo_prior_needs_a_shipped_model():
 def test_the_ppo_evaluation_reads_each_critic_for_player_0(critics, value):
     """``evaluation=ppo``: a player-1 critic's value is negated, two critics are averaged, the result is
     clipped to [-1, 1]."""
-
-    class Critic:
-        def __init__(self, v):
-            self.v = v
-
-        def state_value(self, world):
-            return self.v
-
     agent = MCTSAgent(fof_env.make_game("strike_force_one"), 0)
-    agent._nets = [Critic(v) if v is not None else None for v in critics]
+    agent._nets = [_Critic(v) if v is not None else None for v in critics]
     assert agent._critic_value(None) == pytest.approx(value)
-
-
-class _Critic:
-    def __init__(self, v):
-        self.v = v
-
-    def state_value(self, world):
-        return self.v
 
 
 @pytest.mark.parametrize(("critic", "value"), [("both", 0.2), ("soviet", 0.5), ("US", -0.1)])
