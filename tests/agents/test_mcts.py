@@ -395,14 +395,14 @@ def test_critic_names_the_side_whose_critic_alone_values_a_leaf(critic, value):
     assert agent._critic_value(None) == pytest.approx(value)
 
 
-def test_critic_errors_name_the_choices():
+def test_critic_errors_name_the_choices(soviet_model_only):
     sfo = fof_env.make_game("strike_force_one")
     with pytest.raises(OptionError, match=r"^mcts: critic must be one of both\|soviet\|us, got 'usmc'$"):
         MCTSAgent(sfo, 0, evaluation="ppo", critic="usmc")
     with pytest.raises(OptionError, match=r"^mcts: critic=us needs evaluation=ppo$"):
         MCTSAgent(sfo, 0, evaluation="score", critic="us")
     with pytest.raises(OptionError, match=r"^mcts: critic=us: no model ships for us$"):
-        MCTSAgent(fof_env.make_game("wwii_hedgerow_hamlet"), 1, evaluation="ppo", critic="us")
+        MCTSAgent(sfo, 1, evaluation="ppo", critic="us")  # only the Soviet model (the fixture)
 
 
 def test_the_ppo_prior_is_asked_once_per_node_and_renormalised_over_the_legal_actions():

@@ -27,8 +27,11 @@ def test_the_alphazero_style_search_joins_the_default_where_a_model_ships_for_bo
     assert default_search("strike_force_one") == [*DEFAULT_SEARCH, AZ_SEARCH]
     assert default_search("lost_and_found") == [*DEFAULT_SEARCH, AZ_SEARCH]
     assert default_search("fubar_village_patrol") == [*DEFAULT_SEARCH, AZ_SEARCH]
-    assert default_search("wwii_hedgerow_hamlet") == list(DEFAULT_SEARCH)  # the Germans' model only
     assert default_search("fubar") == list(DEFAULT_SEARCH)  # no model under the generic engine's name
+
+
+def test_the_alphazero_style_search_stays_out_where_one_side_has_no_model(soviet_model_only):
+    assert default_search("strike_force_one") == list(DEFAULT_SEARCH)
 
 
 def test_agents_include_the_shipped_model_and_leave_out_a_spec_that_cannot_play():
