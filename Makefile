@@ -56,15 +56,15 @@ mutate: $(STAMP)
 golden: $(STAMP)
 	$(PY) -m evaluation.golden --check
 
-# The strength bars of the shipped models (400 games per ordered pairing, so per side; Hedgerow
-# Hamlet left out: its tournament takes hours here), then one ladder per game: every agent on one
-# Bradley-Terry scale (evaluation/ladder.py).
+# The strength bars of the shipped models (400 games per ordered pairing, so per side), then one
+# ladder per game: every agent on one Bradley-Terry scale (evaluation/ladder.py).
 strength: $(STAMP)
 	$(VENV)/bin/fof evaluate --game strike_force_one --agents random heuristic ppo --games 400 --workers 2 --seed 7 --out reports/strength-strike_force_one --no-records
 	$(VENV)/bin/fof evaluate --game lost_and_found --agents random heuristic ppo --games 400 --workers 2 --seed 7 --out reports/strength-lost_and_found --no-records
 	$(VENV)/bin/fof evaluate --game fubar_village_patrol --agents random heuristic ppo --games 400 --workers 2 --seed 7 --out reports/strength-fubar_village_patrol --no-records
 	$(VENV)/bin/fof evaluate --game fubar_lost_and_found --agents random heuristic ppo --games 400 --workers 2 --seed 7 --out reports/strength-fubar_lost_and_found --no-records
 	$(VENV)/bin/fof evaluate --game compound_raid --agents random heuristic ppo --games 400 --workers 2 --seed 7 --out reports/strength-compound_raid --no-records
+	$(VENV)/bin/fof evaluate --game wwii_hedgerow_hamlet --agents random heuristic ppo --games 400 --workers 2 --seed 7 --out reports/strength-wwii_hedgerow_hamlet --no-records
 	$(PY) -m evaluation.ladder --games 100 --search-games 10 --workers 2 --seed 7 --out reports/ladders
 
 # Retrain the shipped models (each at most 30 minutes on 2 cores) and copy them into agents/models.
