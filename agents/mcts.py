@@ -331,7 +331,9 @@ class MCTSAgent:
         self._nets: list | None = None
         if self.prior == "ppo" or self.evaluation == "ppo":
             self._nets = self._shipped_policies(game)
-        self.critic = _choice(critic, "critic", ("both", *(n.lower() for n in game.player_names)))
+        sides = [name.lower() for name in game.player_names]
+        self.critic = _choice(critic, "critic", ("both", *sides))
+        self._critic_player = None if self.critic == "both" else sides.index(self.critic)
         self._check_critic()
         if self.rollout == "heuristic" or self.prior == "heuristic" or self._heuristic_prior_needed:
             from agents.heuristic import heuristic_games
@@ -397,9 +399,9 @@ class MCTSAgent:
 
     def _check_critic(self) -> None:
         """``critic=SIDE`` needs ``evaluation=ppo`` and that side's shipped model."""
-        if self.critic == "both":
+        side = self._critic_player
+        if side is None:
             return
-        side = [n.lower() for n in self.game.player_names].index(self.critic)
         if self.evaluation != "ppo":
             raise OptionError(f"mcts: critic={self.critic} needs evaluation=ppo")
         if (self._nets or [None, None])[side] is None:
@@ -411,10 +413,9 @@ class MCTSAgent:
         """Per player, the model whose critic values a leaf for ``evaluation=ppo`` (None: not read):
         each shipped model with ``critic=both``, else the named side's alone."""
         nets = self._nets or [None, None]
-        if self.critic == "both":
+        if self._critic_player is None:
             return nets
-        names = [name.lower() for name in self.game.player_names]
-        return [net if name == self.critic else None for net, name in zip(nets, names, strict=True)]
+        return [net if p == self._critic_player else None for p, net in enumerate(nets)]
 
     @property
     def _heuristic_prior_needed(self) -> bool:
