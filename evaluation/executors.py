@@ -18,10 +18,13 @@ Backends (:func:`make_executor`):
 * ``local`` with ``workers > 1``: a ``ProcessPoolExecutor`` with the "spawn" start
   method (safe once torch is loaded; about 0.3 s per worker to start), created at
   the first ``map`` and kept until :meth:`Executor.close`. Each worker uses one math
-  thread, ignores SIGINT (Ctrl-C in a terminal reaches the whole process group; the
-  parent decides) and dies with the parent, SIGKILL included: on Linux
-  ``prctl(PR_SET_PDEATHSIG, SIGKILL)``, and everywhere a daemon thread that calls
-  ``os._exit`` once ``os.getppid()`` is no longer the parent. Create and use a pool
+  thread, ignores SIGINT and SIGTERM (Ctrl-C in a terminal, ``timeout`` and batch
+  schedulers signal the whole process group; the parent decides: it shuts the pool
+  down, or :meth:`Executor.abort` kills the workers) and dies with the parent, SIGKILL
+  included: on Linux ``prctl(PR_SET_PDEATHSIG, SIGKILL)``, and everywhere a daemon
+  thread that calls ``os._exit`` once ``os.getppid()`` is no longer the parent. A
+  worker's tqdm bars share a thread lock, not tqdm's default multiprocessing one (a
+  named semaphore that a killed worker would leak). Create and use a pool
   from one long-lived thread: Linux delivers the death signal when the *thread* that
   started a worker ends.
 * ``ray``: tasks as Ray tasks (one CPU each). With ``address`` it joins that cluster
@@ -35,8 +38,7 @@ At most ``2 * parallelism`` tasks are submitted ahead of the results taken, so a
 long or endless task iterator is fine and stopping wastes little. Leaving the
 executor's ``with`` block normally waits for submitted work; leaving it with an
 exception (Ctrl-C, SIGTERM turned into an exception, a failed task) calls
-:meth:`Executor.abort`: nothing more is submitted and every worker is terminated
-now.
+:meth:`Executor.abort`: nothing more is submitted and every worker is killed now.
 """
 
 from __future__ import annotations
@@ -97,7 +99,17 @@ def _init_pool_worker(parent_pid: int) -> None:
     for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
         os.environ.setdefault(var, "1")  # torch, if a task loads it, reads these
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    _thread_lock_for_tqdm()
     die_with_parent(parent_pid)
+
+
+def _thread_lock_for_tqdm() -> None:
+    """Give tqdm a thread lock: its default also creates a multiprocessing lock, a named semaphore
+    that a killed worker leaves to the resource tracker ("leaked semaphore objects" at exit)."""
+    from tqdm import tqdm
+
+    tqdm.set_lock(threading.RLock())
 
 
 def _apply_indexed(fn: Callable[[Any], Any], item: tuple[int, Any]) -> tuple[int, Any]:
@@ -218,13 +230,10 @@ class ProcessPoolBackend(Executor):
         processes = list((getattr(pool, "_processes", None) or {}).values())  # before shutdown clears it
         for process in processes:
             if process.is_alive():
-                process.terminate()  # SIGTERM: a worker runs no handler of its own
+                process.kill()  # SIGKILL: a worker ignores SIGTERM, and has nothing to save
         pool.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             process.join(5.0)
-            if process.is_alive():
-                process.kill()
-                process.join(1.0)
 
 
 _END = object()

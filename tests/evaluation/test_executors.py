@@ -107,6 +107,62 @@ def test_a_worker_dies_with_its_killed_parent(tmp_path, how):
     assert _wait_gone({child}, 10.0) == set()
 
 
+def bar_then_gated(files: tuple[str, str]) -> str:
+    """Makes a (silent) tqdm bar, as an imitation task does, says so in the file ``files[0]``, then
+    waits for the gate ``files[1]``."""
+    from tqdm import tqdm
+
+    tqdm(total=1, disable=True).close()
+    Path(files[0]).touch()
+    return gated(files[1])
+
+
+_GROUP_SIGNALLED_PARENT = textwrap.dedent(
+    """
+    import signal, sys
+    from evaluation.executors import make_executor
+    from evaluation.interrupts import Terminated, sigterm_raises
+    from tests.evaluation.test_executors import bar_then_gated
+
+    if __name__ == "__main__":
+        running, gate, how = sys.argv[1:]
+        if how == "carry on":  # like fof train: note the signal, finish what runs, close the pool
+            signal.signal(signal.SIGTERM, lambda *_: print("SIGTERM", flush=True))
+            with make_executor("local", 2) as ex:
+                print(list(ex.map(bar_then_gated, [(running, gate)])), flush=True)
+        else:  # like fof evaluate: stop now, which kills the busy worker
+            try:
+                with sigterm_raises(), make_executor("local", 2) as ex:
+                    print(list(ex.map(bar_then_gated, [(running, gate)])), flush=True)
+            except Terminated:
+                print("stopped", flush=True)
+    """
+)
+
+
+@pytest.mark.parametrize("how", ["carry on", "stop"])
+def test_sigterm_to_the_process_group_leaves_the_workers_to_the_parent(tmp_path, how):
+    """``timeout`` and batch schedulers send SIGTERM to the whole process group: the workers ignore
+    it, the parent decides, and no named semaphore outlives a worker ("leaked semaphore objects")."""
+    script, running, gate = tmp_path / "parent.py", tmp_path / "running", tmp_path / "gate"
+    script.write_text(_GROUP_SIGNALLED_PARENT)
+    parent = subprocess.Popen([sys.executable, str(script), str(running), str(gate), how],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              start_new_session=True, cwd=os.getcwd(),
+                              env=dict(os.environ, PYTHONPATH=os.getcwd()))
+    deadline = time.monotonic() + 60
+    while not running.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert running.exists()
+    os.killpg(parent.pid, signal.SIGTERM)
+    if how == "carry on":
+        assert parent.stdout.readline() == "SIGTERM\n"
+        gate.touch()  # the busy worker, still alive, finishes its task
+    out, err = parent.communicate(timeout=60)
+    assert (parent.returncode, "leaked" in err) == (0, False), err
+    assert out == ("['gate']\n" if how == "carry on" else "stopped\n")
+
+
 def test_backend_errors(monkeypatch):
     with pytest.raises(ValueError, match="unknown backend 'spark'"):
         make_executor("spark", 2)
