@@ -57,7 +57,8 @@ golden: $(STAMP)
 	$(PY) -m evaluation.golden --check
 
 # The strength bars of the shipped models (400 games per ordered pairing, so per side), then one
-# ladder per game: every agent on one Bradley-Terry scale (evaluation/ladder.py).
+# ladder per game: every agent on one Bradley-Terry scale (evaluation/ladder.py), with the search
+# games per side of docs/ladders.md (6, and 2 where a search game takes minutes). About 3 hours on 2 cores.
 strength: $(STAMP)
 	$(VENV)/bin/fof evaluate --game strike_force_one --agents random heuristic ppo --games 400 --workers 2 --seed 7 --out reports/strength-strike_force_one --no-records
 	$(VENV)/bin/fof evaluate --game lost_and_found --agents random heuristic ppo --games 400 --workers 2 --seed 7 --out reports/strength-lost_and_found --no-records
@@ -65,7 +66,8 @@ strength: $(STAMP)
 	$(VENV)/bin/fof evaluate --game fubar_lost_and_found --agents random heuristic ppo --games 400 --workers 2 --seed 7 --out reports/strength-fubar_lost_and_found --no-records
 	$(VENV)/bin/fof evaluate --game compound_raid --agents random heuristic ppo --games 400 --workers 2 --seed 7 --out reports/strength-compound_raid --no-records
 	$(VENV)/bin/fof evaluate --game wwii_hedgerow_hamlet --agents random heuristic ppo --games 400 --workers 2 --seed 7 --out reports/strength-wwii_hedgerow_hamlet --no-records
-	$(PY) -m evaluation.ladder --games 100 --search-games 10 --workers 2 --seed 7 --out reports/ladders
+	for g in strike_force_one lost_and_found; do $(PY) -m evaluation.ladder --game $$g --games 100 --search-games 6 --workers 2 --seed 7 --out reports/ladders/$$g || exit 1; done
+	for g in fubar_village_patrol compound_raid fubar_lost_and_found wwii_hedgerow_hamlet; do $(PY) -m evaluation.ladder --game $$g --games 100 --search-games 2 --workers 2 --seed 7 --out reports/ladders/$$g || exit 1; done
 
 # Retrain the shipped models (each at most 30 minutes on 2 cores) and copy them into agents/models.
 # Each card records the commands that made the shipped file (a run cut short and finished with
