@@ -34,7 +34,6 @@ and step, and the record to reproduce it (``State.from_json``).
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import sys
 import time
 from collections.abc import Callable
@@ -43,6 +42,7 @@ from dataclasses import dataclass
 import numpy as np
 
 import fof_env
+from evaluation.executors import make_executor
 from fof_env.core.errors import IllegalActionError
 from fof_env.core.game import State
 from fof_env.envs.support import observation_bounds
@@ -354,6 +354,8 @@ def main(argv: list[str] | None = None) -> int:
         help="play SIDE with agent KIND instead of at random, e.g. --agent usmc=heuristic (repeatable)",
     )
     args = parser.parse_args(argv)
+    if args.workers < 1:
+        parser.error(f"--workers must be at least 1, got {args.workers}")
     games = args.games if args.games is not None else DEFAULT_GAMES.get(args.game, 1000)
     agents = {}
     for item in args.agent:
@@ -363,11 +365,8 @@ def main(argv: list[str] | None = None) -> int:
         agents[side.strip()] = kind.strip()
     tasks = plan_tasks(args.game, games, args.workers, args.seed, args.json_every, agents)
     start = time.perf_counter()
-    if args.workers > 1:
-        with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
-            reports = pool.map(_fuzz_task, tasks)
-    else:
-        reports = [_fuzz_task(t) for t in tasks]
+    with make_executor("local", args.workers) as executor:  # Ctrl-C stops the workers too
+        reports = list(executor.map(_fuzz_task, tasks))
     for report in reports:
         print(report.line(), flush=True)
     games = sum(r.games for r in reports)

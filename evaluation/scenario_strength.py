@@ -15,10 +15,10 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from agents.base import make_agent
+from evaluation.executors import make_executor
 from evaluation.stats import format_rate
 from fof_env.core.registry import make_game
 
@@ -72,12 +72,17 @@ def run(game_name: str, agents: tuple[str, str], games: int, seed: int, workers:
     seeds = list(range(seed, seed + games))
     if workers <= 1:
         return play(game_name, agents, seeds, options)
-    chunks = [seeds[i::workers] for i in range(workers)]
+    tasks = [(game_name, agents, seeds[i::workers], options) for i in range(workers)]
     total = Tally(agents)
-    with ProcessPoolExecutor(workers) as pool:
-        for part in pool.map(play, [game_name] * workers, [agents] * workers, chunks, [options] * workers):
+    with make_executor("local", workers) as executor:
+        for part in executor.map(_play_task, tasks):
             total.add(part)
     return total
+
+
+def _play_task(task: tuple) -> Tally:
+    """:func:`play` of ``(game_name, agents, seeds, options)`` in a pool worker."""
+    return play(*task)
 
 
 def describe(tally: Tally, side: int, sides: tuple[str, str]) -> str:

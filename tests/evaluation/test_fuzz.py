@@ -79,3 +79,15 @@ def test_the_position_fuzz_catches_a_refusal_that_is_not_a_position_error(monkey
     monkeypatch.setattr(fof_env, "make_game", lambda name, **o: game)
     with pytest.raises(AssertionError, match="position 0: KeyError"):
         pf.fuzz_positions("strike_force_one", positions=1)
+
+
+def test_the_command_refuses_fewer_than_one_worker_in_one_line(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        fz.main(["--game", "compound_raid", "--games", "4", "--workers", "0"])
+    assert exit_info.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1].endswith("error: --workers must be at least 1, got 0")
+
+
+def test_the_command_plays_its_games_on_a_pool(capsys):
+    assert fz.main(["--game", "compound_raid", "--games", "4", "--workers", "2"]) == 0
+    assert "compound_raid: all invariants held: 4 games" in capsys.readouterr().out
