@@ -150,9 +150,7 @@ def test_sigterm_to_the_process_group_leaves_the_workers_to_the_parent(tmp_path,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                               start_new_session=True, cwd=os.getcwd(),
                               env=dict(os.environ, PYTHONPATH=os.getcwd()))
-    deadline = time.monotonic() + 60
-    while not running.exists() and time.monotonic() < deadline:
-        time.sleep(0.05)
+    gated(str(running))  # the worker has made its bar and is busy
     assert running.exists()
     os.killpg(parent.pid, signal.SIGTERM)
     if how == "carry on":
