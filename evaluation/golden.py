@@ -12,7 +12,10 @@ game does and shows, so a restructured engine that plays the same games has the 
 
 Suites per game (``SUITES``): random games (uniformly random legal actions from
 ``numpy.random.default_rng(seed)``) and heuristic-vs-heuristic games (bots seeded ``seed``
-and ``seed + 1``), each under every rule mode, game ``i`` on dice seed ``i``.
+and ``seed + 1``), each under every rule mode, game ``i`` on dice seed ``i``: Lost & Found
+(2,000 random and 200 heuristic games under each of its full and quick rules), and the two
+FUBAR scenarios, Compound Raid and Hedgerow Hamlet (1,000 random and 200 heuristic games each).
+The heuristic games pin the scripted bots too: a bot made faster must choose as before.
 """
 
 from __future__ import annotations
@@ -56,6 +59,10 @@ SUITES: dict[str, tuple[Suite, ...]] = {
         for rules in ("full", "quick")
         for players, games in (("random", 2000), ("heuristic", 200))
     ),
+    **{
+        name: (Suite(name, {}, "random", 1000), Suite(name, {}, "heuristic", 200))
+        for name in ("fubar_lost_and_found", "fubar_village_patrol", "compound_raid", "wwii_hedgerow_hamlet")
+    },
 }
 
 
