@@ -86,6 +86,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, fields
 
+from agents.decision_memo import DecisionMemo
 from agents.lost_and_found_heuristic import expected_hits
 from fof_env.force_on_force import combat
 from fof_env.force_on_force import constants as st
@@ -229,6 +230,7 @@ class ForceOnForceHeuristic:
         self._objectives = self._read_objectives(sc)
         self._plan: tuple[int, int, _Plan] | None = None  # (history length, unit, plan)
         self._split: list | None = None  # planned split fire: [(target, figures)], weapon targets
+        self._memo = DecisionMemo()  # what one act() has computed (agents.decision_memo)
 
     def __repr__(self) -> str:
         return f"heuristic({self.game.player_names[self.player]})"
@@ -248,7 +250,8 @@ class ForceOnForceHeuristic:
         if len(legal) == 1:
             return legal[0]
         handler = _HANDLERS.get(state.kind)
-        choice = handler(self, state, legal) if handler is not None else legal[0]
+        with self._memo.deciding():  # every destination is scored against the same enemies
+            choice = handler(self, state, legal) if handler is not None else legal[0]
         if choice not in legal:  # defensive: never an illegal action
             choice = state.PASS if state.PASS in legal else legal[0]
         return choice
@@ -261,7 +264,8 @@ class ForceOnForceHeuristic:
 
     def _hidden_enemies(self, state) -> list[int]:
         me = self.player
-        return [t for t in state.SIDE_UNITS[1 - me] if state.pos[t] >= 0 and not state.visible_to(t, me)]
+        return self._memo.get(("hidden",), lambda: [t for t in state.SIDE_UNITS[1 - me]
+                                                    if state.pos[t] >= 0 and not state.visible_to(t, me)])
 
     def _unplaced_enemies(self, state) -> list[int]:
         """Enemy units still to set up (their deployment zones are public)."""
@@ -287,13 +291,16 @@ class ForceOnForceHeuristic:
             if los[ep][q]:
                 w = 0.5 if state.pinned[e] else 1.0
                 total += w * hits_at(state, e, ep, u, q, 0, moved)
-        unknown = [(e, _possible_points(state, e)) for e in self._hidden_enemies(state)]
-        unknown += [(e, state.sc.deploy_points[e]) for e in self._unplaced_enemies(state)]
-        for e, pts in unknown:
+        for e, pts in self._memo.get(("unknown",), lambda: self._unknown_enemies(state)):
             for p in pts:
                 if los[p][q]:
                     total += hits_at(state, e, p, u, q, 0, moved) / len(pts)
         return self.w.threat * total
+
+    def _unknown_enemies(self, state) -> list[tuple[int, list[int]]]:
+        """(unit, the points it may stand at) of every enemy unit hidden or still to set up."""
+        unknown = [(e, _possible_points(state, e)) for e in self._hidden_enemies(state)]
+        return unknown + [(e, state.sc.deploy_points[e]) for e in self._unplaced_enemies(state)]
 
     def _offense(self, state, u: int, q: int, moved: int, enemies: list[int]) -> float:
         """Expected VP of the best shot ``u`` would have from ``q`` at a known enemy."""
@@ -318,12 +325,11 @@ class ForceOnForceHeuristic:
         left = self._turns_left(state)
         urgency = 1.0 if left <= 1 else (0.7 if left <= 3 else 0.45)
         total = 0.0
-        for feature, mine, theirs in self._objectives:
+        held = self._memo.get(("held", u), lambda: self._held_by_others(state, u))
+        for (feature, mine, theirs), friends in zip(self._objectives, held, strict=True):
             worth = (mine + theirs) * self.w.objective
             if worth <= 0:
                 continue
-            friends = sum(1 for f in state.SIDE_UNITS[self.player]
-                          if f != u and state.active(f) and feature.contains(*table.xy[state.pos[f]]))  # fmt: skip
             share = self.w.hold_ratio if friends else 1.0
             if feature.contains(*xy):
                 total += worth * share * urgency
@@ -331,6 +337,13 @@ class ForceOnForceHeuristic:
                 d = feature.distance_to(*xy)
                 total += worth * self.w.approach * urgency * (1.0 - min(d, diag) / diag)
         return total
+
+    def _held_by_others(self, state, u: int) -> list[int]:
+        """For each objective feature, how many other active units of this side stand in it."""
+        xy = state.sc.table.xy
+        return [sum(1 for f in state.SIDE_UNITS[self.player]
+                    if f != u and state.active(f) and feature.contains(*xy[state.pos[f]]))
+                for feature, _, _ in self._objectives]  # fmt: skip
 
     def _value(self, state, u: int, q: int, moved: int, enemies: list[int]) -> float:
         return (self.w.offense * self._offense(state, u, q, moved, enemies)

@@ -47,6 +47,7 @@ Every action returned is one of ``state.legal_actions()``.
 
 from __future__ import annotations
 
+from agents.decision_memo import DecisionMemo
 from fof_env.fubar.constants import SUPP
 from fof_env.fubar.setup import WORDS
 from fof_env.fubar.tables import (
@@ -94,7 +95,7 @@ class FubarHeuristic:
                 self.deny = (f, centre)
         w = sc.word0
         self.w = {name: w + i for i, name in enumerate(WORDS)}
-        self._memo: dict | None = None  # per decision: see act()
+        self._memo = DecisionMemo()  # what one act() has computed (agents.decision_memo)
 
     def __repr__(self) -> str:
         return "heuristic"
@@ -118,7 +119,7 @@ class FubarHeuristic:
         los = sc.geo.fire_los[ps][pt]
         members = s.members[shooter]
         if slots is None:  # all_standing: Suppressed figures too (they stand up at the next activation)
-            slots = self._memoised(("slots", shooter, all_standing), lambda: (
+            slots = self._memo.get(("slots", shooter, all_standing), lambda: (
                 [i for i, f in enumerate(members) if s.fs[f] <= SUPP] if all_standing else s.able(shooter)))
         expertise = sc.expertise[shooter]
         total = 0.0
@@ -145,25 +146,10 @@ class FubarHeuristic:
         if s.is_veh(target):
             arc = s.arc(target, ps) if not target_moved else 1
             return total * P_FAIL[sc.vsave[target]] * ARC_VALUE[arc]
-        return total * P_FAIL[self._memoised(("save", target, ps), lambda: s.unit_save(target, ps))]
-
-    def _memoised(self, key: tuple, compute):
-        """``compute()``, remembered under ``key`` for the rest of the decision ``act`` is making.
-
-        Within one ``act`` the state does not change, so a value asked for again (the same point
-        scored for Walk, Run and Duck & Weave) is the value computed before; outside ``act`` nothing
-        is remembered.
-        """
-        memo = self._memo
-        if memo is None:
-            return compute()
-        got = memo.get(key)
-        if got is None:
-            got = memo[key] = compute()
-        return got
+        return total * P_FAIL[self._memo.get(("save", target, ps), lambda: s.unit_save(target, ps))]
 
     def enemies(self, s) -> list[int]:
-        return self._memoised(("enemies",), lambda: [t for t in self.sc.side_units[1 - self.player]
+        return self._memo.get(("enemies",), lambda: [t for t in self.sc.side_units[1 - self.player]
                                                      if s.targetable(t)])  # fmt: skip
 
     def friends(self, s) -> list[int]:
@@ -171,7 +157,7 @@ class FubarHeuristic:
 
     def threat(self, s, u: int, p: int) -> float:
         """Expected unsaved hits the enemy could put on unit ``u`` standing at ``p``."""
-        return self._memoised(("threat", u, p), lambda: self._threat(s, u, p))
+        return self._memo.get(("threat", u, p), lambda: self._threat(s, u, p))
 
     def _threat(self, s, u: int, p: int) -> float:
         total = 0.0
@@ -183,7 +169,7 @@ class FubarHeuristic:
 
     def best_shot(self, s, u: int, p: int, *, walking=False, aimed=0) -> tuple[float, int]:
         """(value, target) of ``u``'s best shot from ``p``: expected unsaved hits x the target's importance."""
-        return self._memoised(("shot", u, p, walking, aimed), lambda: self._best_shot(s, u, p, walking, aimed))
+        return self._memo.get(("shot", u, p, walking, aimed), lambda: self._best_shot(s, u, p, walking, aimed))
 
     def _best_shot(self, s, u: int, p: int, walking, aimed) -> tuple[float, int]:
         best, target = 0.0, -1
@@ -207,7 +193,7 @@ class FubarHeuristic:
     # ================================================================ goals
     def rescue_unit(self, s) -> int:
         """The unit that goes for the pilot (module docstring), or -1."""
-        return self._memoised(("rescue",), lambda: self._rescue_unit(s))
+        return self._memo.get(("rescue",), lambda: self._rescue_unit(s))
 
     def _rescue_unit(self, s) -> int:
         if s.pilot_unit >= 0:
@@ -286,11 +272,8 @@ class FubarHeuristic:
         if len(legal) == 1:
             return legal[0]
         handler = getattr(self, "_" + kind, None)
-        self._memo = {}
-        try:
+        with self._memo.deciding():  # the same point is scored for Walk, Run and Duck & Weave
             choice = handler(state, legal) if handler is not None else None
-        finally:
-            self._memo = None
         return choice if choice in legal else legal[0]
 
     def _deploy(self, s, legal):
