@@ -333,7 +333,7 @@ class MCTSAgent:
             self._nets = self._shipped_policies(game)
         sides = [name.lower() for name in game.player_names]
         self.critic = _choice(critic, "critic", ("both", *sides))
-        self._critic_player = None if self.critic == "both" else sides.index(self.critic)
+        self._critic_player = None if self.critic == "both" else game.side_in_any_case(self.critic)
         self._check_critic()
         if self.rollout == "heuristic" or self.prior == "heuristic" or self._heuristic_prior_needed:
             from agents.heuristic import heuristic_games

@@ -194,11 +194,11 @@ def build_agent(spec: AgentSpec, game, player: int, seed: int | None) -> Agent:
         return spec(game, player, seed=seed)
     side = split_side(spec)[1]
     if side is not None:
-        sides = [name.lower() for name in game.player_names]
-        if side.lower() not in sides:
+        plays = game.side_in_any_case(side)
+        if plays is None:
             known = ", ".join(game.player_names)
             raise OptionError(f"agent spec {spec!r}: {side!r} is not a side of {game.name} (its sides: {known})")
-        if sides.index(side.lower()) != player:
+        if plays != player:
             raise OptionError(f"agent spec {spec!r} plays {side} only, not {game.player_names[player]}")
     kind, kwargs = parse_agent_spec(spec)
     return make_agent(kind, game, player, seed=seed, **kwargs)

@@ -90,6 +90,18 @@ class Game:
             return self.player_names.index(side)  # type: ignore[arg-type]
         raise ValueError(f"unknown side {side!r}; sides of {self.name}: {', '.join(self.player_names)}")
 
+    def side_in_any_case(self, name: str) -> int | None:
+        """0/1 for a side name written in any case (``"USMC"`` is ``"usmc"``), None for no side of this game.
+
+        For agent specs and options a person types; :meth:`player_index` stays exact, because a side's
+        name is also a key (model cards, run folders, records).
+        """
+        folded = name.casefold()
+        for player, side in enumerate(self.player_names):
+            if side.casefold() == folded:
+                return player
+        return None
+
     def state_from_json(self, record: str | dict[str, Any] | bytes) -> State:
         return State.from_json(record, game=self)
 

@@ -25,3 +25,10 @@ def test_side_names_resolve():
     assert game.player_index("us") == 1 and game.player_index(0) == 0
     with pytest.raises(ValueError, match="soviet, us"):
         game.player_index("nato")
+
+
+def test_a_typed_side_name_resolves_in_any_case_but_the_exact_lookup_stays_exact():
+    game = fof_env.make_game("lost_and_found")
+    assert [game.side_in_any_case(n) for n in ("USMC", "Taliban", "usmc", "nato")] == [1, 0, 1, None]
+    with pytest.raises(ValueError, match="taliban, usmc"):
+        game.player_index("USMC")
