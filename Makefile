@@ -99,9 +99,10 @@ train-shipped: $(STAMP)
 	@# --steps stays 400000; --best then finishes from the best evaluated checkpoint (ckpt_0 in the card)
 	-timeout -s TERM 1800 $(VENV)/bin/fof train --game compound_raid --side british --imitate heuristic --imitation-games 2000 --imitation-epochs 20 --imitation-coef 1.0 --opponent heuristic random --opponent-weights 0.9 0.1 --learning-rate 0.0001 --clip-range 0.1 --ent-coef 0.003 --eval-opponent heuristic random --steps 400000 --eval-every 50000 --eval-games 200 --final-eval-games 400 --seed 1 --out runs/shipped-compound_raid-british
 	$(call finish_shipped,compound_raid-british)
-	@# In the next five --steps ends the run at the last point its shipped run evaluated before it was
+	@# In the next four --steps ends the run at the last point its shipped run evaluated before it was
 	@# cut (constant learning rates, so the same policies at the same steps); --best then finishes from
-	@# its best evaluated checkpoint. The four after the first ship short of a bar (README, "Pretrained bots").
+	@# its best evaluated checkpoint. All but the first of the next five ship short of a bar (README,
+	@# "Pretrained bots").
 	$(VENV)/bin/fof train --game fubar_village_patrol --side insurgents --imitate heuristic --imitation-games 800 --gamma 0.995 --critic-warmup 50000 --opponent heuristic random --opponent-weights 0.8 0.2 --eval-opponent heuristic random --steps 900000 --eval-every 50000 --eval-games 100 --final-eval-games 400 --workers 1 --out runs/shipped-fubar_village_patrol-insurgents
 	$(call finish_shipped,fubar_village_patrol-insurgents)
 	$(VENV)/bin/fof train --game fubar_lost_and_found --side usmc --imitate heuristic --imitation-games 800 --opponent heuristic random --opponent-weights 0.5 0.5 --eval-opponent heuristic random --steps 300000 --eval-every 100000 --eval-games 100 --final-eval-games 400 --out runs/shipped-fubar_lost_and_found-usmc
