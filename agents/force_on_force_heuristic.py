@@ -274,12 +274,14 @@ class ForceOnForceHeuristic:
         return [t for t in state.SIDE_UNITS[1 - self.player]
                 if state.pos[t] < 0 and state.figs[t][st.OK] and state.sc.deploy_points[t]]  # fmt: skip
 
+    def _hidden_points(self, state) -> list[tuple[int, list[int]]]:
+        """(unit, the points it may stand at) of every hidden enemy unit."""
+        return self._memo.get(("hidden points",), lambda: [(e, _possible_points(state, e))
+                                                           for e in self._hidden_enemies(state)])
+
     def _banned(self, state) -> set[int]:
         """Points where a hidden enemy unit may stand: never a destination (no choice may depend on it)."""
-        out: set[int] = set()
-        for t in self._hidden_enemies(state):
-            out.update(_possible_points(state, t))
-        return out
+        return self._memo.get(("banned",), lambda: {p for _, pts in self._hidden_points(state) for p in pts})
 
     def _threat(self, state, u: int, q: int, moved: int, enemies: list[int]) -> float:
         """Expected casualties unit ``u`` may take standing at ``q`` (each known enemy that sees q
@@ -291,7 +293,7 @@ class ForceOnForceHeuristic:
             if los[ep][q]:
                 w = 0.5 if state.pinned[e] else 1.0
                 total += w * hits_at(state, e, ep, u, q, 0, moved)
-        for e, pts in self._memo.get(("unknown",), lambda: self._unknown_enemies(state)):
+        for e, pts in self._unknown_enemies(state):
             for p in pts:
                 if los[p][q]:
                     total += hits_at(state, e, p, u, q, 0, moved) / len(pts)
@@ -299,8 +301,8 @@ class ForceOnForceHeuristic:
 
     def _unknown_enemies(self, state) -> list[tuple[int, list[int]]]:
         """(unit, the points it may stand at) of every enemy unit hidden or still to set up."""
-        unknown = [(e, _possible_points(state, e)) for e in self._hidden_enemies(state)]
-        return unknown + [(e, state.sc.deploy_points[e]) for e in self._unplaced_enemies(state)]
+        return self._memo.get(("unknown",), lambda: self._hidden_points(state) + [
+            (e, state.sc.deploy_points[e]) for e in self._unplaced_enemies(state)])
 
     def _offense(self, state, u: int, q: int, moved: int, enemies: list[int]) -> float:
         """Expected VP of the best shot ``u`` would have from ``q`` at a known enemy."""
