@@ -95,9 +95,10 @@ train-shipped: $(STAMP)
 	$(call finish_shipped,strike_force_one-us)
 	$(VENV)/bin/fof train --game lost_and_found --side usmc --reward shaped --imitate heuristic --imitation-games 1500 --imitation-epochs 15 --opponent heuristic random --opponent-weights 0.6 0.4 --eval-opponent heuristic random --net-arch 128 128 --learning-rate 2.5e-4 --ent-coef 0.005 --gamma 0.995 --seed 2 --steps 800000 --eval-every 100000 --eval-games 100 --final-eval-games 400 --out runs/shipped-lost_and_found-usmc
 	$(call finish_shipped,lost_and_found-usmc)
-	@# cut by a 30-minute timeout, as the shipped run was: the anchor's weight decays over --steps, so
-	@# --steps stays 400000; --best then finishes from the best evaluated checkpoint (ckpt_0 in the card)
-	-timeout -s TERM 1800 $(VENV)/bin/fof train --game compound_raid --side british --imitate heuristic --imitation-games 2000 --imitation-epochs 20 --imitation-coef 1.0 --opponent heuristic random --opponent-weights 0.9 0.1 --learning-rate 0.0001 --clip-range 0.1 --ent-coef 0.003 --eval-opponent heuristic random --steps 400000 --eval-every 50000 --eval-games 200 --final-eval-games 400 --seed 1 --out runs/shipped-compound_raid-british
+	@# The shipped run was cut by a 30-minute timeout after its 100k point. The anchor's weight decays
+	@# over --steps, so --steps stays 400000 and --stop-at pauses the run at that point, on any machine;
+	@# --best then finishes from the best evaluated checkpoint (ckpt_0 in the card)
+	$(VENV)/bin/fof train --game compound_raid --side british --imitate heuristic --imitation-games 2000 --imitation-epochs 20 --imitation-coef 1.0 --opponent heuristic random --opponent-weights 0.9 0.1 --learning-rate 0.0001 --clip-range 0.1 --ent-coef 0.003 --eval-opponent heuristic random --steps 400000 --stop-at 100000 --eval-every 50000 --eval-games 200 --final-eval-games 400 --seed 1 --out runs/shipped-compound_raid-british
 	$(call finish_shipped,compound_raid-british)
 	@# In the next four --steps ends the run at the last point its shipped run evaluated before it was
 	@# cut (constant learning rates, so the same policies at the same steps); --best then finishes from
@@ -111,9 +112,9 @@ train-shipped: $(STAMP)
 	$(call finish_shipped,compound_raid-militia)
 	$(VENV)/bin/fof train --game wwii_hedgerow_hamlet --side ger --imitate heuristic --imitation-games 800 --opponent heuristic random --opponent-weights 0.8 0.2 --eval-opponent heuristic random --steps 75000 --eval-every 75000 --eval-games 100 --final-eval-games 400 --out runs/shipped-wwii_hedgerow_hamlet-ger
 	$(call finish_shipped,wwii_hedgerow_hamlet-ger)
-	@# cut by a 30-minute timeout, as the shipped run was (the anchor's weight decays over --steps, so
-	@# --steps stays 3000000); the machine's speed sets where it is cut, so --best may choose another point
-	-timeout -s TERM 1800 $(VENV)/bin/fof train --game wwii_hedgerow_hamlet --side us --imitate heuristic --imitation-games 600 --imitation-epochs 20 --net-arch 256 256 --imitation-coef 1.0 --opponent heuristic random --opponent-weights 0.8 0.2 --eval-opponent heuristic random --steps 3000000 --eval-every 25000 --eval-games 50 --final-eval-games 400 --workers 2 --out runs/shipped-wwii_hedgerow_hamlet-us
+	@# The shipped run was cut by a 30-minute timeout after its 200k point; as above, --steps stays
+	@# 3000000 (the anchor's horizon) and --stop-at pauses it there
+	$(VENV)/bin/fof train --game wwii_hedgerow_hamlet --side us --imitate heuristic --imitation-games 600 --imitation-epochs 20 --net-arch 256 256 --imitation-coef 1.0 --opponent heuristic random --opponent-weights 0.8 0.2 --eval-opponent heuristic random --steps 3000000 --stop-at 200000 --eval-every 25000 --eval-games 50 --final-eval-games 400 --workers 2 --out runs/shipped-wwii_hedgerow_hamlet-us
 	$(call finish_shipped,wwii_hedgerow_hamlet-us)
 	$(PY) -m evaluation.curves
 

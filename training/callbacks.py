@@ -204,6 +204,20 @@ class Checkpointer(BaseCallback):
         return path
 
 
+class StopAt(BaseCallback):
+    """``--stop-at``: end ``learn`` once ``steps`` learner steps are done (``reached`` says it did),
+    whatever total ``learn`` was given, so its schedules keep their horizon. Put it after the
+    callbacks that evaluate or checkpoint at that step: sb3 runs every callback of a step, then stops."""
+
+    def __init__(self, steps: int):
+        super().__init__()
+        self.steps, self.reached = steps, False
+
+    def _on_step(self) -> bool:
+        self.reached = self.num_timesteps >= self.steps
+        return not self.reached
+
+
 class ImitationAnchor(BaseCallback):
     """``--imitation-coef``: after every PPO update, behaviour-cloning steps on the imitation
     demonstrations (:func:`training.imitation.anchor_steps`), so PPO improves on the teacher

@@ -26,6 +26,9 @@ Examples:
   fof train --game fubar_village_patrol --side both --opponent league heuristic random \\
       --opponent-weights 0.6 0.3 0.1 --keep-checkpoints 20 --checkpoint-every 25000 --out runs/fvp-league
   fof train --resume runs/sfo-soviet        # continue after an interruption
+  fof train --game lost_and_found --side usmc --imitate heuristic --imitation-coef 1.0 \\
+      --steps 2000000 --stop-at 300000 --out runs/laf-usmc   # pause at 300k; the anchor decays to 2M
+  fof train --resume runs/laf-usmc --best   # finish from its best evaluated checkpoint
 
 The run folder holds config.json, progress.json, checkpoints/, tb/ (TensorBoard),
 and at the end model.safetensors with its card model.json
@@ -53,6 +56,10 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--steps", type=int, default=None,
                    help=f"total learner steps, >= 1 (default {d.steps}); with --resume: the run's new total "
                    "(at or below the steps done: finish the run from its latest checkpoint; absent: keep it)")
+    p.add_argument("--stop-at", type=int, default=None, metavar="STEPS",
+                   help="pause once this many steps are done (a checkpoint; go on with --resume, or finish "
+                   "with --resume --best), the schedules still running to --steps: unlike a wall-clock "
+                   "timeout, the same point on any machine")
     p.add_argument("--opponent", nargs="+", default=d.opponents, metavar="SPEC",
                    help="opponent pool, drawn per episode: random, heuristic, mcts:N, ppo:PATH, "
                    "self (recent snapshots; needs --side both), league (every kept snapshot, prioritised "
@@ -129,6 +136,8 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
         args.parser.error("--best finishes an existing run: use it with --resume RUN")
     if args.steps is not None and args.steps < 1:  # with --resume, 0 would silently mean "keep"
         return refuse(f"--steps must be an integer >= 1, got {args.steps}")
+    if args.stop_at is not None and args.stop_at < 1:
+        return refuse(f"--stop-at must be an integer >= 1, got {args.stop_at}")
     if args.resume:
         given = [a for a in ("game", "side", "out") if getattr(args, a)]
         if given:
@@ -155,7 +164,7 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
         )
     try:
         train(config, command_line(args.argv), resume=bool(args.resume), best=args.best,
-              progress=not args.no_progress, log=log)
+              stop_at=args.stop_at, progress=not args.no_progress, log=log)
     except (ValueError, FileExistsError, FileNotFoundError, WriteError, ExecutorUnavailable) as exc:
         return refuse(" ".join(str(exc).split()))
     except OSError as exc:  # any other failed file operation: one line, no traceback

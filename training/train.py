@@ -25,7 +25,10 @@ each of ``eval_opponents`` every ``eval_every`` steps and a checkpoint every
 ``fof train --resume RUN`` continues from the latest checkpoint with the run's
 own config (the env seeds of the continued part derive from the seed and the
 step count, so a resumed run is reproducible but not identical to an
-uninterrupted one).
+uninterrupted one). ``stop_at`` (``--stop-at``) pauses the run the same way at a
+given step, the schedules still running to ``steps``: the run up to there is the
+uninterrupted one's, on any machine, where a wall-clock ``timeout`` cuts it
+wherever the machine's speed has got it.
 
 Before anything is written, :meth:`TrainConfig.validate` checks the whole config
 (every agent spec built for every side it plays, the output folder writable), the
@@ -425,8 +428,9 @@ def best_checkpoint(folder: Path, curve: list[dict[str, Any]]) -> tuple[Path, di
 
 
 def train(config: TrainConfig, command: str, *, resume: bool = False, progress: bool = True,
-          best: bool = False, log=print) -> Path:
-    """Train (or, with ``resume``, continue) the run in ``config.out``; returns the model path.
+          best: bool = False, stop_at: int | None = None, log=print) -> Path:
+    """Train (or, with ``resume``, continue) the run in ``config.out``; returns the model path,
+    or with ``stop_at`` the checkpoint it paused at.
 
     ``command`` is the exact command line, recorded in the config and the card.
 
@@ -436,6 +440,11 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
     checkpoint). A run stopped before its first checkpoint starts over. ``best`` (with
     ``resume``) finishes the run from the kept checkpoint with the best evaluation point
     instead (:func:`best_checkpoint`; recorded in the card as ``selected``).
+
+    ``stop_at`` (below ``config.steps``, above the steps already done) pauses the run once that
+    many steps are done, as an interruption would: a checkpoint, no model or card, ``resume``
+    goes on. The learning-rate schedule and the ``imitation_coef`` decay still run to
+    ``config.steps``, so the policies up to ``stop_at`` are those of the run left to go on.
 
     Raises ``ValueError`` (a bad config, or a checkpoint that cannot be used:
     :class:`~agents.policy_io.ModelFileError`), ``FileExistsError``/``FileNotFoundError``
@@ -451,6 +460,7 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
         CriticWarmup,
         ImitationAnchor,
         MaskedEvalCallback,
+        StopAt,
         evaluate_policy,
         stopwatch,
     )
@@ -483,6 +493,11 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
         if not resume:
             raise
         raise ValueError(f"the run's {run / CONFIG}: {exc}") from exc
+    if stop_at is not None and best:
+        raise ValueError("--stop-at pauses training and --best trains no further: give one of them")
+    if stop_at is not None and stop_at >= config.steps:
+        raise ValueError(f"--stop-at ({stop_at}) must be below --steps ({config.steps}): the run ends "
+                         "there anyway; to end it earlier, give a smaller --steps")
     if not resume and config.critic_warmup >= config.steps:
         raise ValueError(f"--critic-warmup ({config.critic_warmup}) must be below --steps ({config.steps}): "
                          "the policy would never be trained")
@@ -493,6 +508,9 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
         chosen, state["selected"] = best_checkpoint(ckpt_dir, state["curve"])
         latest = [chosen]
     checkpoint = read_checkpoint(latest[0]) if latest else None  # refused here if it is not one
+    done = int(checkpoint.counters.get("num_timesteps", 0)) if checkpoint is not None else 0
+    if stop_at is not None and stop_at <= done:
+        raise ValueError(f"--stop-at ({stop_at}) must be above the {done} steps {run} has done")
     torch.set_num_threads(config.torch_threads)
     game = make_game(config.game, **config.options)
     clock = stopwatch(state["wall_seconds"])
@@ -549,6 +567,10 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
                                              math.ceil(config.envs * config.n_steps / config.batch_size),
                                              config.batch_size, config.seed + 3, config.imitation_learning_rate,
                                              after=config.critic_warmup))
+        pause = None
+        if stop_at is not None:
+            pause = StopAt(stop_at)
+            callbacks.append(pause)  # last: the step's evaluation and checkpoint come first
         try:
             if remaining > 0:
                 with _sigterm_as_interrupt():
@@ -559,8 +581,12 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
             save_progress(model)
             log(f"\ninterrupted: saved {path}; continue with: fof train --resume {run}")
             raise
-        checkpointer.save(model)
+        path = checkpointer.save(model)
         save_progress(model)  # the wall time, when the last step's checkpoint was already written
+        if pause is not None and pause.reached:
+            log(f"paused at step {model.num_timesteps} (--stop-at {stop_at}): saved {path}; continue with: "
+                f"fof train --resume {run}, or finish from the best evaluated point: fof train --resume {run} --best")
+            return path
         round_to_half(model.policy)  # the final evaluation plays the weights model.safetensors ships
         final = [point for opponent in config.eval_opponents
                  for point in evaluate_policy(game, config.side, model.policy, opponent,

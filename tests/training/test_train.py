@@ -585,3 +585,62 @@ def test_a_config_written_with_one_evaluation_opponent_still_reads():
     config = TrainConfig.from_dict({"game": "strike_force_one", "side": "soviet", "out": "r",
                                     "eval_opponent": "random"})
     assert config.eval_opponents == ["random"]
+
+
+def test_stop_at_pauses_where_the_uninterrupted_run_was_and_keeps_its_schedules(tmp_path, capsys):
+    """--stop-at: the checkpoint at that step is the uninterrupted run's, bit for bit, with a
+    linear learning rate and the imitation anchor, both decaying over --steps; the paused run
+    finishes with --resume --best like a run cut by a timeout, and a --steps run of that length
+    is a different run (its schedules end there)."""
+    flags = ["--game", "strike_force_one", "--side", "soviet", "--envs", "1", "--opponent", "random",
+             "--eval-opponent", "random", "--imitate", "heuristic", "--imitation-games", "2",
+             "--imitation-epochs", "1", "--imitation-coef", "1.0", "--lr-schedule", "linear", *TINY]
+    for name, extra in (("whole", ["--steps", "2048"]), ("paused", ["--steps", "2048", "--stop-at", "1024"]),
+                        ("short", ["--steps", "1024"])):
+        assert cli.main(["train", *flags, *extra, "--out", str(tmp_path / name)]) == 0
+    out = capsys.readouterr().out
+    assert f"paused at step 1024 (--stop-at 1024): saved {tmp_path / 'paused' / 'checkpoints'}" in out
+    paused = tmp_path / "paused"
+    assert not (paused / "model.safetensors").exists()
+    assert json.loads((paused / "progress.json").read_text())["timesteps"] == 1024
+
+    def policy(run):
+        return read_checkpoint(run / "checkpoints" / "ckpt_1024.safetensors").policy_state
+
+    whole, cut, short = (policy(tmp_path / name) for name in ("whole", "paused", "short"))
+    assert whole.keys() == cut.keys() and all(torch.equal(whole[k], cut[k]) for k in whole)
+    assert not all(torch.equal(whole[k], short[k]) for k in whole)  # its schedules ended at 1024
+
+    assert cli.main(["train", "--resume", str(paused), "--best", "--no-progress"]) == 0
+    card = json.loads((paused / "model.json").read_text())
+    assert card["timesteps"] in (0, 512, 1024) and card["steps_trained"] == 1024
+    assert card["resume_commands"] == [f"fof train --resume {paused} --best --no-progress"]
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--steps", "1024", "--stop-at", "1024"], "--stop-at (1024) must be below --steps (1024)"),
+    (["--steps", "1024", "--stop-at", "0"], "--stop-at must be an integer >= 1, got 0"),
+])
+def test_a_stop_at_that_cannot_pause_is_refused_before_anything_is_written(tmp_path, capsys, extra, message):
+    run = tmp_path / "refused"
+    argv = ["train", "--game", "strike_force_one", "--side", "soviet", "--opponent", "random", *extra,
+            "--out", str(run), *TINY]
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("fof train: ") and message in err and err.count("\n") == 1
+    assert not run.exists()
+
+
+def test_a_resume_refuses_a_stop_at_it_has_passed_or_beside_best(tmp_path, capsys):
+    run = tmp_path / "run"
+    assert cli.main(["train", "--game", "strike_force_one", "--side", "soviet", "--opponent", "random",
+                     "--eval-opponent", "random", "--envs", "1", "--steps", "2048", "--stop-at", "1024",
+                     "--out", str(run), *TINY]) == 0
+    config = (run / "config.json").read_bytes()
+    assert cli.main(["train", "--resume", str(run), "--stop-at", "512", "--no-progress"]) == 2
+    assert f"--stop-at (512) must be above the 1024 steps {run} has done" in capsys.readouterr().err
+    assert cli.main(["train", "--resume", str(run), "--best", "--stop-at", "1536", "--no-progress"]) == 2
+    assert "give one of them" in capsys.readouterr().err
+    assert (run / "config.json").read_bytes() == config  # neither refusal wrote anything
+    assert cli.main(["train", "--resume", str(run), "--stop-at", "1536", "--no-progress"]) == 0
+    assert json.loads((run / "progress.json").read_text())["timesteps"] == 1536
