@@ -531,11 +531,15 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
         if checkpoint is not None:
             restore(model, checkpoint, latest[0], both)
         _start_run(run, {"config": asdict(config), "commands": commands})
-        if best:
-            log(f"finishing from the best evaluated checkpoint: {state['selected']}")
-        if checkpoint is not None:
-            log(f"resuming {run} from {latest[0].name} ({model.num_timesteps} steps)")
         remaining = 0 if best else config.steps - model.num_timesteps
+        if best:
+            chosen = state["selected"]
+            log(f"finishing {run} from its best evaluated checkpoint, {chosen['checkpoint']} (step "
+                f"{chosen['timesteps']}, evaluation win rate {chosen['eval_win_rate']:.3f})")
+        elif checkpoint is not None and remaining <= 0:
+            log(f"finishing {run} from its latest checkpoint, {latest[0].name} ({model.num_timesteps} steps)")
+        elif checkpoint is not None:
+            log(f"resuming {run} from {latest[0].name} ({model.num_timesteps} steps)")
         demonstrations = None
         if checkpoint is None and config.imitate and state["imitation"] is None:
             log(f"imitation warm start: {config.imitation_games} games of {config.imitate}")

@@ -326,8 +326,10 @@ def test_resume_with_fewer_steps_finishes_the_run_from_its_checkpoint(tmp_path):
                          torch_threads=1)
     train(config, "fof train (first)", progress=False, log=lambda _t: None)
     first = json.loads((run / "model.json").read_text())
+    lines = []
     train(TrainConfig(game="", side="", out=str(run), steps=512), "fof train --resume --steps 512",
-          resume=True, progress=False, log=lambda _t: None)
+          resume=True, progress=False, log=lines.append)
+    assert f"finishing {run} from its latest checkpoint, ckpt_1024.safetensors (1024 steps)" in lines
     card = json.loads((run / "model.json").read_text())
     assert card["timesteps"] == first["timesteps"]  # nothing more was trained
     assert card["resume_commands"] == ["fof train --resume --steps 512"]
@@ -347,8 +349,11 @@ def test_best_finishes_from_the_best_evaluated_checkpoint(tmp_path):
     rate = {p["timesteps"]: p["win_rate"] for p in curve}
     kept = [int(p.stem.split("_")[1]) for p in (run / "checkpoints").glob("ckpt_*.safetensors")]
     best_steps = max((rate[s], s) for s in kept if s in rate)[1]
+    lines = []
     train(TrainConfig(game="", side="", out=str(run), steps=0), "fof train --resume --best", resume=True,
-          best=True, progress=False, log=lambda _t: None)
+          best=True, progress=False, log=lines.append)
+    assert lines[0] == (f"finishing {run} from its best evaluated checkpoint, ckpt_{best_steps}.safetensors "
+                        f"(step {best_steps}, evaluation win rate {rate[best_steps]:.3f})")
     card = json.loads((run / "model.json").read_text())
     assert card["selected"]["timesteps"] == best_steps == card["timesteps"]
     assert card["selected"]["eval_win_rate"] == rate[best_steps]
