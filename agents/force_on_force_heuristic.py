@@ -228,6 +228,12 @@ class ForceOnForceHeuristic:
         self.hit_vp = _hit_values(sc, self.player) + self.w.tactical  # a hit I score
         self.loss_vp = _hit_values(sc, 1 - self.player) + self.w.tactical  # a hit I take
         self._objectives = self._read_objectives(sc)
+        # Static geometry of each objective, per point: inside it, and 1 - inches to it / the diagonal.
+        table = sc.table
+        diag = math.hypot(table.width_in, table.height_in)
+        self._inside = [[feature.contains(*xy) for xy in table.xy] for feature, _, _ in self._objectives]
+        self._near = [[1.0 - min(feature.distance_to(*xy), diag) / diag for xy in table.xy]
+                      for feature, _, _ in self._objectives]
         self._plan: tuple[int, int, _Plan] | None = None  # (history length, unit, plan)
         self._split: list | None = None  # planned split fire: [(target, figures)], weapon targets
         self._memo = DecisionMemo()  # what one act() has computed (agents.decision_memo)
@@ -292,12 +298,17 @@ class ForceOnForceHeuristic:
             ep = state.pos[e]
             if los[ep][q]:
                 w = 0.5 if state.pinned[e] else 1.0
-                total += w * hits_at(state, e, ep, u, q, 0, moved)
+                total += w * hits_at(state, e, ep, u, q, 0, moved, *self._arms(state, e))
         for e, pts in self._unknown_enemies(state):
             for p in pts:
                 if los[p][q]:
-                    total += hits_at(state, e, p, u, q, 0, moved) / len(pts)
+                    total += hits_at(state, e, p, u, q, 0, moved, *self._arms(state, e)) / len(pts)
         return self.w.threat * total
+
+    def _arms(self, state, u: int) -> tuple[int, list[int]]:
+        """(shooting figures, usable support weapons) of unit ``u``: all of it firing, as ``hits_at``
+        would count them itself."""
+        return self._memo.get(("arms", u), lambda: (state.shooting_figures(u), state.usable_support(u)))
 
     def _unknown_enemies(self, state) -> list[tuple[int, list[int]]]:
         """(unit, the points it may stand at) of every enemy unit hidden or still to set up."""
@@ -311,7 +322,7 @@ class ForceOnForceHeuristic:
         for t in enemies:
             tp = state.pos[t]
             if los[tp]:
-                best = max(best, hits_at(state, u, q, t, tp, moved, state.moved[t]))
+                best = max(best, hits_at(state, u, q, t, tp, moved, state.moved[t], *self._arms(state, u)))
         return best * self.hit_vp
 
     def _turns_left(self, state) -> int:
@@ -321,31 +332,26 @@ class ForceOnForceHeuristic:
         """Worth of unit ``u`` standing at ``q`` for the scenario's ``feature_held`` objectives."""
         if not self._objectives:
             return 0.0
-        xy = state.sc.table.xy[q]
-        table = state.sc.table
-        diag = math.hypot(table.width_in, table.height_in)
         left = self._turns_left(state)
         urgency = 1.0 if left <= 1 else (0.7 if left <= 3 else 0.45)
         total = 0.0
         held = self._memo.get(("held", u), lambda: self._held_by_others(state, u))
-        for (feature, mine, theirs), friends in zip(self._objectives, held, strict=True):
+        for (_feature, mine, theirs), friends, inside, near in zip(self._objectives, held, self._inside,
+                                                                   self._near, strict=True):
             worth = (mine + theirs) * self.w.objective
             if worth <= 0:
                 continue
             share = self.w.hold_ratio if friends else 1.0
-            if feature.contains(*xy):
+            if inside[q]:
                 total += worth * share * urgency
             elif not friends:
-                d = feature.distance_to(*xy)
-                total += worth * self.w.approach * urgency * (1.0 - min(d, diag) / diag)
+                total += worth * self.w.approach * urgency * near[q]
         return total
 
     def _held_by_others(self, state, u: int) -> list[int]:
         """For each objective feature, how many other active units of this side stand in it."""
-        xy = state.sc.table.xy
-        return [sum(1 for f in state.SIDE_UNITS[self.player]
-                    if f != u and state.active(f) and feature.contains(*xy[state.pos[f]]))
-                for feature, _, _ in self._objectives]  # fmt: skip
+        return [sum(1 for f in state.SIDE_UNITS[self.player] if f != u and state.active(f) and inside[state.pos[f]])
+                for inside in self._inside]  # fmt: skip
 
     def _value(self, state, u: int, q: int, moved: int, enemies: list[int]) -> float:
         return (self.w.offense * self._offense(state, u, q, moved, enemies)
