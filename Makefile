@@ -72,6 +72,8 @@ strength: $(STAMP)
 # Retrain the shipped models (each at most 30 minutes on 2 cores) and copy them into agents/models.
 # Each card records the commands that made the shipped file (a run cut short and finished with
 # --resume); with a constant learning rate these commands train the same steps with the same seeds.
+# Seven were re-run to their shipped files bit for bit; fubar_village_patrol-patrol's was not (README,
+# "Pretrained bots").
 # $(call copy_shipped,MODEL): copy runs/shipped-MODEL's model and card into agents/models;
 # $(call finish_shipped,MODEL): first finish the run from its best evaluated checkpoint.
 define copy_shipped
