@@ -300,9 +300,10 @@ class ForceOnForceHeuristic:
                 w = 0.5 if state.pinned[e] else 1.0
                 total += w * hits_at(state, e, ep, u, q, 0, moved, *self._arms(state, e))
         for e, pts in self._unknown_enemies(state):
+            arms = self._arms(state, e)
             for p in pts:
                 if los[p][q]:
-                    total += hits_at(state, e, p, u, q, 0, moved, *self._arms(state, e)) / len(pts)
+                    total += hits_at(state, e, p, u, q, 0, moved, *arms) / len(pts)
         return self.w.threat * total
 
     def _arms(self, state, u: int) -> tuple[int, list[int]]:
@@ -319,10 +320,11 @@ class ForceOnForceHeuristic:
         """Expected VP of the best shot ``u`` would have from ``q`` at a known enemy."""
         los = state.sc.table.los[q]
         best = 0.0
+        arms = self._arms(state, u)
         for t in enemies:
             tp = state.pos[t]
             if los[tp]:
-                best = max(best, hits_at(state, u, q, t, tp, moved, state.moved[t], *self._arms(state, u)))
+                best = max(best, hits_at(state, u, q, t, tp, moved, state.moved[t], *arms))
         return best * self.hit_vp
 
     def _turns_left(self, state) -> int:
