@@ -72,8 +72,10 @@ strength: $(STAMP)
 # Retrain the shipped models (each at most 30 minutes on 2 cores) and copy them into agents/models.
 # Each card records the commands that made the shipped file (a run cut short and finished with
 # --resume); with a constant learning rate these commands train the same steps with the same seeds.
-# Seven were re-run to their shipped files bit for bit; fubar_village_patrol-patrol's was not (README,
-# "Pretrained bots").
+# Seven were re-run to their shipped files bit for bit on one machine; fubar_village_patrol-patrol's
+# was not. torch's float arithmetic follows the processor's instruction set, so these commands give the
+# shipped files only on the kind of processor that trained them (README, "Pretrained bots"; cards
+# written since record it under "platform").
 # $(call copy_shipped,MODEL): copy runs/shipped-MODEL's model and card into agents/models;
 # $(call finish_shipped,MODEL): first finish the run from its best evaluated checkpoint.
 define copy_shipped
@@ -98,7 +100,7 @@ train-shipped: $(STAMP)
 	$(VENV)/bin/fof train --game lost_and_found --side usmc --reward shaped --imitate heuristic --imitation-games 1500 --imitation-epochs 15 --opponent heuristic random --opponent-weights 0.6 0.4 --eval-opponent heuristic random --net-arch 128 128 --learning-rate 2.5e-4 --ent-coef 0.005 --gamma 0.995 --seed 2 --steps 800000 --eval-every 100000 --eval-games 100 --final-eval-games 400 --out runs/shipped-lost_and_found-usmc
 	$(call finish_shipped,lost_and_found-usmc)
 	@# The shipped run was cut by a 30-minute timeout after its 100k point. The anchor's weight decays
-	@# over --steps, so --steps stays 400000 and --stop-at pauses the run at that point, on any machine;
+	@# over --steps, so --steps stays 400000 and --stop-at pauses the run at that step however fast the machine;
 	@# --best then finishes from the best evaluated checkpoint (ckpt_0 in the card)
 	$(VENV)/bin/fof train --game compound_raid --side british --imitate heuristic --imitation-games 2000 --imitation-epochs 20 --imitation-coef 1.0 --opponent heuristic random --opponent-weights 0.9 0.1 --learning-rate 0.0001 --clip-range 0.1 --ent-coef 0.003 --eval-opponent heuristic random --steps 400000 --stop-at 100000 --eval-every 50000 --eval-games 200 --final-eval-games 400 --seed 1 --out runs/shipped-compound_raid-british
 	$(call finish_shipped,compound_raid-british)

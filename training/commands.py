@@ -59,7 +59,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--stop-at", type=int, default=None, metavar="STEPS",
                    help="pause once this many steps are done (a checkpoint; go on with --resume, or finish "
                    "with --resume --best), the schedules still running to --steps: unlike a wall-clock "
-                   "timeout, the same point on any machine")
+                   "timeout, the same step however fast the machine")
     p.add_argument("--opponent", nargs="+", default=d.opponents, metavar="SPEC",
                    help="opponent pool, drawn per episode: random, heuristic, mcts:N, ppo:PATH, "
                    "self (recent snapshots; needs --side both), league (every kept snapshot, prioritised "

@@ -27,8 +27,9 @@ own config (the env seeds of the continued part derive from the seed and the
 step count, so a resumed run is reproducible but not identical to an
 uninterrupted one). ``stop_at`` (``--stop-at``) pauses the run the same way at a
 given step, the schedules still running to ``steps``: the run up to there is the
-uninterrupted one's, on any machine, where a wall-clock ``timeout`` cuts it
-wherever the machine's speed has got it.
+uninterrupted one's, where a wall-clock ``timeout`` cuts it wherever the machine's
+speed has got it. Bit for bit only on the same kind of processor: torch's kernels
+choose their float arithmetic by the instruction set (the card's ``platform``).
 
 Before anything is written, :meth:`TrainConfig.validate` checks the whole config
 (every agent spec built for every side it plays, the output folder writable), the
@@ -263,6 +264,26 @@ def _versions() -> dict[str, str]:
             "stable_baselines3": stable_baselines3.__version__, "sb3_contrib": sb3_contrib.__version__}
 
 
+def _platform() -> dict[str, str]:
+    """The processor the run trained on. torch's kernels (MKL's among them) choose their float
+    arithmetic by the instruction set they find, so the same command, seed and packages give the
+    same weights bit for bit only on processors of the same kind."""
+    import torch
+
+    return {"machine": platform.machine(), "cpu": _cpu_name(),
+            "torch_cpu_capability": torch.backends.cpu.get_cpu_capability()}
+
+
+def _cpu_name() -> str:
+    """The first processor's model name, family and model number (Linux), else what ``platform`` says."""
+    try:
+        first = Path("/proc/cpuinfo").read_text(encoding="utf-8").split("\n\n", 1)[0]
+    except OSError:
+        return platform.processor() or "unknown"
+    found = {key.strip(): value.strip() for key, _, value in (line.partition(":") for line in first.splitlines())}
+    return f"{found.get('model name', 'unknown')} (family {found.get('cpu family', '?')}, model {found.get('model', '?')})"
+
+
 def _make_vec_env(config: TrainConfig, run: Path, seed: int):
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
@@ -410,6 +431,7 @@ def write_card(path: Path, config: TrainConfig, game, progress: dict[str, Any],
         "final_evaluation": final,
         "curve": progress["curve"],
         "versions": _versions(),
+        "platform": _platform(),
     }
     _write_json(path, card)
     return card

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import platform
 
 import pytest
 
@@ -44,6 +45,9 @@ def test_tiny_run_writes_a_model_that_plays_legally(tmp_path, capsys):
     assert [p["timesteps"] for p in card["curve"]][:1] == [0]  # the curve starts before PPO
     assert card["imitation"]["decisions"] > 0
     assert (card["config"]["workers"], card["config"]["backend"]) == (2, "local")
+    # where it trained: the same command gives the same weights only on the same kind of processor
+    assert card["platform"]["machine"] == platform.machine() and card["platform"]["cpu"]
+    assert card["platform"]["torch_cpu_capability"] == torch.backends.cpu.get_cpu_capability()
     assert (run / "tb").is_dir() and list((run / "checkpoints").glob("ckpt_*.safetensors"))
     assert not list(run.rglob("*.zip")) and not list(run.rglob("*.pth"))  # nothing pickled
     model_bytes = (run / "model.safetensors").read_bytes()
