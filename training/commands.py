@@ -29,6 +29,8 @@ Examples:
   fof train --game lost_and_found --side usmc --imitate heuristic --imitation-coef 1.0 \\
       --steps 2000000 --stop-at 300000 --out runs/laf-usmc   # pause at 300k; the anchor decays to 2M
   fof train --resume runs/laf-usmc --best   # finish from its best evaluated checkpoint
+  fof train --game lost_and_found --side usmc --init ppo --opponent random heuristic \
+      --learning-rate 1e-4 --out runs/laf-usmc-tuned   # fine-tune the shipped model
 
 The run folder holds config.json, progress.json, checkpoints/, tb/ (TensorBoard),
 and at the end model.safetensors with its card model.json
@@ -87,6 +89,10 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--ent-coef", type=float, default=d.ent_coef)
     p.add_argument("--clip-range", type=float, default=d.clip_range)
     p.add_argument("--imitate", metavar="SPEC", help="warm start by behaviour cloning this agent (e.g. heuristic)")
+    p.add_argument("--init", metavar="MODEL",
+                   help="start from this model's policy instead of random weights: 'ppo' (the model shipped "
+                   "for the side) or a model.safetensors with its card; the same game, side and --net-arch. "
+                   "The optimizer starts afresh; the card records the model and the commands that made it")
     p.add_argument("--imitation-games", type=int, default=d.imitation_games)
     p.add_argument("--imitation-epochs", type=int, default=d.imitation_epochs)
     p.add_argument("--imitation-coef", type=float, default=d.imitation_coef, metavar="C",
@@ -153,7 +159,7 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
             envs=args.envs, vec_env=args.vec_env, seed=args.seed, reward=args.reward, net_arch=args.net_arch,
             learning_rate=args.learning_rate, lr_schedule=args.lr_schedule, n_steps=args.n_steps, batch_size=args.batch_size,
             n_epochs=args.n_epochs, gamma=args.gamma, ent_coef=args.ent_coef, clip_range=args.clip_range,
-            imitate=args.imitate, imitation_games=args.imitation_games,
+            imitate=args.imitate, init=args.init, imitation_games=args.imitation_games,
             imitation_epochs=args.imitation_epochs, imitation_coef=args.imitation_coef,
             imitation_learning_rate=args.imitation_learning_rate, critic_warmup=args.critic_warmup,
             eval_opponents=args.eval_opponents,

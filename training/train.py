@@ -119,6 +119,9 @@ class TrainConfig:
     ent_coef: float = 0.01
     clip_range: float = 0.2
     imitate: str | None = None
+    # A model (weights + card) the policy starts from instead of random weights: "ppo" (the model
+    # shipped for the side) or a path; its optimizer starts afresh (resolve_init).
+    init: str | None = None
     imitation_games: int = 1000
     imitation_epochs: int = 10
     # > 0: behaviour-cloning steps on the demonstrations after every PPO update, with this weight
@@ -183,6 +186,8 @@ class TrainConfig:
         if self.imitation_learning_rate is not None and self.imitate is None:
             raise ValueError("--imitation-learning-rate needs --imitate SPEC: it is the step size of "
                              "behaviour cloning that teacher")
+        if self.init is not None and self.imitate is not None:
+            raise ValueError("--init and --imitate both choose the starting policy: give one of them")
         if not self.eval_opponents or not all(isinstance(s, str) for s in self.eval_opponents):
             raise ValueError(f"--eval-opponent must name one or more agents, got {self.eval_opponents!r}")
         game = make_game(self.game, **self.options)
@@ -200,6 +205,8 @@ class TrainConfig:
                 build_agent(spec, game, 1 - player, 0)
             if self.imitate is not None:
                 build_agent(self.imitate, game, player, 0)
+        if self.init is not None:
+            resolve_init(self, game)
         check_out_folder(Path(self.out))
 
     @classmethod
@@ -211,6 +218,38 @@ class TrainConfig:
         if "eval_opponents" not in data and "eval_opponent" in data:
             values["eval_opponents"] = [data["eval_opponent"]]
         return cls(**values)
+
+
+def resolve_init(config: TrainConfig, game) -> tuple[Path, dict[str, Any]]:
+    """The model ``config.init`` names (``ppo``: the one shipped for the side, else a path) and its
+    card, refused (``ModelFileError``, one line) unless it plays the run's game and side with the
+    run's layout and ``--net-arch`` and its weights load."""
+    from agents.policy_io import load_model_policy, read_model_card
+    from agents.ppo import check_card, shipped_model_path
+
+    if config.init == "ppo":
+        if config.side == BOTH_SIDES:
+            raise ValueError("--init ppo names the model shipped for one side; with --side both give a "
+                             "path to a both-sides model")
+        path = shipped_model_path(config.game, config.side)
+    else:
+        path = Path(config.init)
+    if not path.exists():
+        raise FileNotFoundError(f"--init: no model {path}")
+    card = read_model_card(path)
+    learners = [0, 1] if config.side == BOTH_SIDES else [game.player_index(config.side)]
+    for player in learners:
+        if check_card(card, game, player, str(path)) != (config.side == BOTH_SIDES):
+            raise ModelFileError(f"cannot use model {path} here: it plays both sides, the run learns "
+                                 f"{config.side!r}")
+    arch = card["architecture"].get("net_arch")
+    wanted = {"pi": list(config.net_arch), "vf": list(config.net_arch)}
+    if arch != wanted:
+        sizes = " ".join(map(str, arch["pi"])) if isinstance(arch, dict) and arch.get("pi") == arch.get("vf") else arch
+        raise ModelFileError(f"cannot start from model {path}: its network is {sizes}, the run's --net-arch "
+                             f"is {' '.join(map(str, config.net_arch))}; give --net-arch {sizes}")
+    load_model_policy(path)  # its weights: the sha256 of the card, the tensors of the architecture
+    return path, card
 
 
 def check_out_folder(run: Path) -> None:
@@ -379,6 +418,22 @@ def export_model(model, path: Path) -> dict[str, Any]:
     return export_weights(model.policy, path, "float16")
 
 
+def start_from(model, config: TrainConfig, game, both_sides: bool) -> dict[str, Any]:
+    """Load the policy of the model ``config.init`` names into ``model`` (:func:`resolve_init`;
+    another architecture raises ``ModelFileError``); the optimizer and counters start afresh.
+    Returns the card's ``init`` block: the spec, the file, its sha256 and the commands that made it."""
+    from agents.policy_io import describe_policy, load_model_policy, load_tensors
+
+    path, card = resolve_init(config, game)
+    mine = describe_policy(model.policy, both_sides)
+    if card["architecture"] != mine:
+        raise ModelFileError(f"cannot start from model {path}: its architecture {card['architecture']} is "
+                             f"not the run's {mine}")
+    load_tensors(model.policy, load_model_policy(path).state_dict(), f"model {path}")
+    return {"spec": config.init, "file": path.name, "sha256": card["weights"]["sha256"],
+            "commands": [card.get("command"), *card.get("resume_commands", [])]}
+
+
 def restore(model, checkpoint: Checkpoint, source: Path, both_sides: bool) -> None:
     """Load a checkpoint into ``model`` (rebuilt from the run's config): policy tensors,
     optimizer state and counters. Another architecture raises ``ModelFileError``."""
@@ -427,6 +482,7 @@ def write_card(path: Path, config: TrainConfig, game, progress: dict[str, Any],
         "resume_commands": commands[1:],
         "config": asdict(config),
         "imitation": progress.get("imitation"),
+        "init": progress.get("init"),
         "selected": progress.get("selected"),
         "final_evaluation": final,
         "curve": progress["curve"],
@@ -552,6 +608,10 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
         model = _new_model(config, venv, run)
         if checkpoint is not None:
             restore(model, checkpoint, latest[0], both)
+        elif config.init is not None:
+            state["init"] = start_from(model, config, game, both)
+            log(f"starting from model {config.init} ({state['init']['file']}, sha256 "
+                f"{state['init']['sha256'][:16]}...)")
         _start_run(run, {"config": asdict(config), "commands": commands})
         remaining = 0 if best else config.steps - model.num_timesteps
         if best:

@@ -21,7 +21,7 @@ from fof_env import cli  # noqa: E402
 from fof_env.core.registry import make_game  # noqa: E402
 from training import callbacks  # noqa: E402
 from training.opponents import checkpoints  # noqa: E402
-from training.train import TrainConfig, train  # noqa: E402
+from training.train import TrainConfig, resolve_init, train  # noqa: E402
 
 TINY = ["--n-steps", "256", "--batch-size", "128", "--n-epochs", "2", "--net-arch", "32",
         "--eval-every", "512", "--eval-games", "4", "--final-eval-games", "6", "--checkpoint-every", "512",
@@ -653,3 +653,69 @@ def test_a_resume_refuses_a_stop_at_it_has_passed_or_beside_best(tmp_path, capsy
     assert (run / "config.json").read_bytes() == config  # neither refusal wrote anything
     assert cli.main(["train", "--resume", str(run), "--stop-at", "1536", "--no-progress"]) == 0
     assert json.loads((run / "progress.json").read_text())["timesteps"] == 1536
+
+
+def _tiny_model(folder, side="soviet", arch=(16,)):
+    """A model fof train wrote (256 PPO steps, no evaluation to speak of)."""
+    config = TrainConfig(game="strike_force_one", side=side, out=str(folder), steps=256, envs=1,
+                         opponents=["random"], eval_opponents=["random"], n_steps=256, batch_size=128,
+                         n_epochs=1, net_arch=list(arch), eval_every=256, eval_games=2, final_eval_games=2,
+                         checkpoint_every=256, torch_threads=1)
+    train(config, f"fof train ({folder.name})", progress=False, log=lambda _t: None)
+    return folder / "model.safetensors"
+
+
+def test_init_starts_from_a_models_policy_and_the_card_records_which(tmp_path, capsys):
+    """--init MODEL: the run's policy starts as that model's (ckpt_0, before any PPO step, holds
+    its tensors exactly), and the card names the model, its sha256 and the commands that made it."""
+    parent = _tiny_model(tmp_path / "parent")
+    run = tmp_path / "tuned"
+    argv = ["train", "--game", "strike_force_one", "--side", "soviet", "--steps", "256", "--envs", "1",
+            "--opponent", "random", "--eval-opponent", "random", "--init", str(parent), "--out", str(run),
+            *TINY, "--net-arch", "16"]
+    assert cli.main(argv) == 0
+    assert f"starting from model {parent}" in capsys.readouterr().out
+    parent_card = json.loads((tmp_path / "parent" / "model.json").read_text())
+    card = json.loads((run / "model.json").read_text())
+    assert card["init"] == {"spec": str(parent), "file": "model.safetensors",
+                            "sha256": parent_card["weights"]["sha256"], "commands": ["fof train (parent)"]}
+    assert card["config"]["init"] == str(parent) and card["imitation"] is None
+    start = read_checkpoint(run / "checkpoints" / "ckpt_0.safetensors").policy_state
+    parent_tensors = load_policy(parent).state_dict()
+    assert sorted(start) == sorted(parent_tensors)
+    assert all(torch.equal(start[key], parent_tensors[key]) for key in parent_tensors)
+    trained = load_policy(run / "model.safetensors").state_dict()  # and PPO moved it from there
+    assert not all(torch.equal(trained[key], parent_tensors[key]) for key in parent_tensors)
+
+
+def test_an_init_model_that_cannot_start_the_run_is_refused_before_anything_is_written(tmp_path, capsys):
+    parent = _tiny_model(tmp_path / "parent")
+    base = ["train", "--game", "strike_force_one", "--side", "soviet", "--steps", "256", "--opponent", "random",
+            "--out", str(tmp_path / "x"), "--no-progress"]
+    cases = [
+        (["--init", str(parent)],  # the default --net-arch is 128 128
+         f"fof train: cannot start from model {parent}: its network is 16, the run's --net-arch is 128 128; "
+         "give --net-arch 16"),
+        (["--init", str(parent), "--net-arch", "16", "--imitate", "heuristic"],
+         "fof train: --init and --imitate both choose the starting policy: give one of them"),
+        (["--init", str(tmp_path / "none.safetensors")], f"fof train: --init: no model {tmp_path / 'none.safetensors'}"),
+    ]
+    for extra, message in cases:
+        assert cli.main(base + extra) == 2
+        assert capsys.readouterr().err.strip() == message
+    other_side = ["train", "--game", "strike_force_one", "--side", "us", "--steps", "256", "--opponent", "random",
+                  "--out", str(tmp_path / "x"), "--init", str(parent), "--net-arch", "16", "--no-progress"]
+    assert cli.main(other_side) == 2
+    assert "it plays side 'soviet', not 'us'" in capsys.readouterr().err
+    both = TrainConfig(game="strike_force_one", side="both", out=str(tmp_path / "x"), opponents=["random"],
+                       init="ppo")
+    with pytest.raises(ValueError, match=r"^--init ppo names the model shipped for one side"):
+        both.validate()
+    assert not (tmp_path / "x").exists()
+
+
+def test_init_ppo_starts_from_the_shipped_model_of_the_side(tmp_path):
+    config = TrainConfig(game="strike_force_one", side="soviet", out=str(tmp_path / "x"), opponents=["random"],
+                         init="ppo", net_arch=[256, 256])
+    path, card = resolve_init(config, make_game("strike_force_one"))
+    assert path.name == "strike_force_one-soviet.safetensors" and card["side"] == "soviet"
