@@ -29,7 +29,7 @@ Examples:
   fof train --game lost_and_found --side usmc --imitate heuristic --imitation-coef 1.0 \\
       --steps 2000000 --stop-at 300000 --out runs/laf-usmc   # pause at 300k; the anchor decays to 2M
   fof train --resume runs/laf-usmc --best   # finish from its best evaluated checkpoint
-  fof train --game lost_and_found --side usmc --init ppo --opponent random heuristic \
+  fof train --game lost_and_found --side usmc --init ppo --opponent random heuristic \\
       --learning-rate 1e-4 --out runs/laf-usmc-tuned   # fine-tune the shipped model
 
 The run folder holds config.json, progress.json, checkpoints/, tb/ (TensorBoard),

@@ -237,18 +237,17 @@ def resolve_init(config: TrainConfig, game) -> tuple[Path, dict[str, Any]]:
     if not path.exists():
         raise FileNotFoundError(f"--init: no model {path}")
     card = read_model_card(path)
+    load_model_policy(path)  # its weights: the card's sha256, the tensors of its architecture
     learners = [0, 1] if config.side == BOTH_SIDES else [game.player_index(config.side)]
     for player in learners:
         if check_card(card, game, player, str(path)) != (config.side == BOTH_SIDES):
             raise ModelFileError(f"cannot use model {path} here: it plays both sides, the run learns "
                                  f"{config.side!r}")
-    arch = card["architecture"].get("net_arch")
-    wanted = {"pi": list(config.net_arch), "vf": list(config.net_arch)}
-    if arch != wanted:
-        sizes = " ".join(map(str, arch["pi"])) if isinstance(arch, dict) and arch.get("pi") == arch.get("vf") else arch
+    arch = card["architecture"]["net_arch"]
+    if arch != {"pi": list(config.net_arch), "vf": list(config.net_arch)}:
+        sizes = " ".join(map(str, arch["pi"]))
         raise ModelFileError(f"cannot start from model {path}: its network is {sizes}, the run's --net-arch "
                              f"is {' '.join(map(str, config.net_arch))}; give --net-arch {sizes}")
-    load_model_policy(path)  # its weights: the sha256 of the card, the tensors of the architecture
     return path, card
 
 
