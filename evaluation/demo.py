@@ -1,8 +1,8 @@
 """The demo, ``make demo``: a short tournament on every game, printed and written as a report.
 
-For each game (Strike Force One, Force on Force "Lost & Found", FUBAR's "Lost & Found" and "Village
-Patrol", and Force on Force WWII's "Hedgerow Hamlet", the last three with at most 4 games per pairing and
-``mcts:5``) the agents
+For each game (Strike Force One, Force on Force "Lost & Found" and "Compound Raid", FUBAR's "Lost &
+Found" and "Village Patrol", and Force on Force WWII's "Hedgerow Hamlet", the last four with at most 4
+games per pairing and ``mcts:5``) the agents
 ``random``, ``heuristic``, ``mcts:<--mcts>`` (a small search) and ``ppo`` (the
 pretrained models shipped in ``agents/models``) play each other on both sides,
 ``--games`` games per ordered pairing, on ``--workers`` processes
@@ -30,10 +30,12 @@ from evaluation.report import markdown_report, write_report
 from evaluation.tournament import run_tournament
 from fof_env.core.registry import make_game
 
-GAMES = ("strike_force_one", "lost_and_found", "fubar_lost_and_found", "fubar_village_patrol", "wwii_hedgerow_hamlet")
+GAMES = ("strike_force_one", "lost_and_found", "compound_raid", "fubar_lost_and_found", "fubar_village_patrol",
+         "wwii_hedgerow_hamlet")
 # Games whose tournament is smaller, to keep the demo near 3 minutes on 2 cores: (most games per
 # ordered pairing, most MCTS simulations). A FUBAR rollout plays a whole random game.
-SMALL = {"fubar_lost_and_found": (4, 5), "fubar_village_patrol": (4, 5), "wwii_hedgerow_hamlet": (4, 5)}
+SMALL = {"compound_raid": (4, 5), "fubar_lost_and_found": (4, 5), "fubar_village_patrol": (4, 5),
+         "wwii_hedgerow_hamlet": (4, 5)}
 
 
 def demo_agents(game_name: str, mcts: int) -> list[str]:
