@@ -35,6 +35,7 @@ demo: $(STAMP)
 fuzz: $(STAMP)
 	$(PY) -m evaluation.fuzz --game strike_force_one --games 10000
 	$(PY) -m evaluation.fuzz --game lost_and_found --games 5000
+	$(PY) -m evaluation.fuzz --game compound_raid --games 5000
 	$(PY) -m evaluation.fuzz --game fubar_lost_and_found --games 5000 --json-every 10
 	$(PY) -m evaluation.fuzz --game fubar_village_patrol --games 5000 --json-every 10
 	$(PY) -m evaluation.fuzz --game wwii_hedgerow_hamlet --games 5000

@@ -169,6 +169,7 @@ def check_fubar_position(state) -> None:
 POSITION_CHECKS: dict[str, Callable[[State], None]] = {
     "strike_force_one": check_strike_force_one_position,
     "lost_and_found": check_lost_and_found_position,
+    "compound_raid": check_lost_and_found_position,
     "fubar_lost_and_found": check_fubar_position,
     "fubar_village_patrol": check_fubar_position,
     "force_on_force": lambda state: check_card_invariant(state),  # a scenario file: its Fog of War deck
@@ -184,12 +185,13 @@ MODES: dict[str, list[dict]] = {
         {"taliban_teams": 3, "fog_of_war": False},
         {"ambush": False, "capture": False},
     ],
+    "compound_raid": [{}],
     "fubar_lost_and_found": [{}, {"taliban_teams": 3}],
     "fubar_village_patrol": [{}, {"optional_units": False}],
     "wwii_hedgerow_hamlet": [{}],
 }
-DEFAULT_GAMES = {"strike_force_one": 10_000, "lost_and_found": 5_000, "fubar_lost_and_found": 5_000,
-                 "fubar_village_patrol": 5_000, "wwii_hedgerow_hamlet": 5_000}  # fmt: skip
+DEFAULT_GAMES = {"strike_force_one": 10_000, "lost_and_found": 5_000, "compound_raid": 5_000,
+                 "fubar_lost_and_found": 5_000, "fubar_village_patrol": 5_000, "wwii_hedgerow_hamlet": 5_000}  # fmt: skip
 
 
 def check_observations(state: State) -> None:
