@@ -270,6 +270,13 @@ def fubar_rows(seconds: float, repeats: int, median_games: int) -> list[tuple[st
     return rows
 
 
+def compound_raid_rows(seconds: float, repeats: int, median_games: int) -> list[tuple[str, float, str]]:
+    """Compound Raid: the same Force on Force engine as Lost & Found, so held to its targets
+    (>= 10,000 validated decisions/s, < 50 ms median per random game); both learner sides."""
+    return scenario_rows("compound_raid", "Compound Raid", "fof_env/CompoundRaid-v0", ("british", "militia"),
+                         seconds, repeats, median_games, LAF_DECISIONS_TARGET, LAF_MEDIAN_MS_TARGET)  # fmt: skip
+
+
 WWII_DECISIONS_TARGET = 10_000
 
 
@@ -329,7 +336,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=3, help="timed runs per figure (best is reported)")
     parser.add_argument(
         "--game",
-        choices=["all", "strike_force_one", "lost_and_found", "fubar", "wwii", "search"],
+        choices=["all", "strike_force_one", "lost_and_found", "compound_raid", "fubar", "wwii", "search"],
         default="all",
         help="what to measure",
     )
@@ -343,6 +350,8 @@ def main(argv: list[str] | None = None) -> int:
         rows += strike_force_one_rows(args.seconds, args.repeats)
     if args.game in ("all", "lost_and_found"):
         rows += lost_and_found_rows(args.seconds, args.repeats, args.median_games)
+    if args.game in ("all", "compound_raid"):
+        rows += compound_raid_rows(args.seconds, args.repeats, args.median_games)
     if args.game in ("all", "fubar"):
         rows += fubar_rows(args.seconds, args.repeats, args.median_games)
     if args.game in ("all", "wwii"):

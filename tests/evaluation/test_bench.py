@@ -66,6 +66,17 @@ def test_wwii_rows():
     assert all(value > 0 for _, value, _ in rows)
 
 
+def test_compound_raid_rows():
+    rows = bench.compound_raid_rows(seconds=0.05, repeats=1, median_games=2)
+    notes = {name: note for name, _, note in rows}
+    assert len(rows) == 7  # four engine rows, a Gym row per learner side, the heuristic bot
+    assert notes["Compound Raid: engine decisions/s (validated apply)"].startswith("target >= 10,000: ")
+    assert notes["Compound Raid: median ms per random game (2 games)"].startswith("target < 50 ms: ")
+    assert {"Compound Raid: Gym env steps/s with masks (british learner)",
+            "Compound Raid: Gym env steps/s with masks (militia learner)"} <= set(notes)
+    assert all(value > 0 for _, value, _ in rows)
+
+
 def test_main_prints_one_game(capsys, tmp_path):
     out_json = tmp_path / "bench.json"
     argv = ["--game", "lost_and_found", "--seconds", "0.05", "--repeats", "1", "--median-games", "2"]
