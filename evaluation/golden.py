@@ -12,7 +12,8 @@ game does and shows, so a restructured engine that plays the same games has the 
 
 Suites per game (``SUITES``): random games (uniformly random legal actions from
 ``numpy.random.default_rng(seed)``) and heuristic-vs-heuristic games (bots seeded ``seed``
-and ``seed + 1``), each under every rule mode, game ``i`` on dice seed ``i``: Lost & Found
+and ``seed + 1``), each under every rule mode, game ``i`` on dice seed ``i``: Strike Force One
+(2,000 random and 200 heuristic games with and without its optional rules), Lost & Found
 (2,000 random and 200 heuristic games under each of its full and quick rules), and the two
 FUBAR scenarios, Compound Raid and Hedgerow Hamlet (1,000 random and 200 heuristic games each).
 The heuristic games pin the scripted bots too: a bot made faster must choose as before.
@@ -54,6 +55,11 @@ class Suite:
 
 
 SUITES: dict[str, tuple[Suite, ...]] = {
+    "strike_force_one": tuple(
+        Suite("strike_force_one", {"optional_rules": optional}, players, games)
+        for optional in (False, True)
+        for players, games in (("random", 2000), ("heuristic", 200))
+    ),
     "lost_and_found": tuple(
         Suite("lost_and_found", {"rules": rules}, players, games)
         for rules in ("full", "quick")

@@ -1,7 +1,7 @@
 """Golden digests (``evaluation/golden.py``): the games recorded before a restructuring still play the same.
 
-``make golden`` replays all of them (4,400 Lost & Found games and 1,200 of each of the two FUBAR scenarios,
-Compound Raid and Hedgerow Hamlet); the suite replays the first of each kind.
+``make golden`` replays all of them (4,400 games each of Strike Force One and Lost & Found, and 1,200 of each
+of the two FUBAR scenarios, Compound Raid and Hedgerow Hamlet); the suite replays the first of each kind.
 """
 
 from __future__ import annotations
@@ -11,8 +11,9 @@ import pytest
 from evaluation import golden
 
 
-def test_the_first_games_of_every_suite_match_their_golden_digests():
-    assert golden.check("lost_and_found", games=40) == []
+@pytest.mark.parametrize("game", ["strike_force_one", "lost_and_found"])
+def test_the_first_games_of_every_suite_match_their_golden_digests(game):
+    assert golden.check(game, games=40) == []
 
 
 @pytest.mark.parametrize("game", ["fubar_lost_and_found", "fubar_village_patrol", "compound_raid",
