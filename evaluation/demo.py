@@ -13,7 +13,7 @@ printed; ``--out`` (default ``reports/demo``) gets, per game, ``results.json``,
 pairing a link to its records and a small GIF of its first game) and the game
 records, plus ``index.html`` linking the games' reports.
 
-Defaults take about 90 s on two cores (most of it the MCTS games; the GIFs about 3 s,
+Defaults take about 100 s on two cores (most of it the MCTS games; the GIFs about 3 s,
 ``--no-gifs`` skips them). ``fof evaluate`` runs any other tournament.
 """
 
