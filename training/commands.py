@@ -126,6 +126,18 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run_train, parser=p)
 
 
+# What a --resume may be given besides the run: the rest is the run's config.json.
+_RESUME_OPTIONS = frozenset({"help", "resume", "best", "steps", "stop_at", "no_progress"})
+
+
+def _config_options_given(args: argparse.Namespace) -> list[str]:
+    """The config options given a value other than their default (``--resume`` would ignore them)."""
+    return [next(s for s in action.option_strings if s.startswith("--"))
+            for action in args.parser._actions
+            if action.option_strings and action.dest not in _RESUME_OPTIONS
+            and getattr(args, action.dest, action.default) != action.default]
+
+
 def run_train(args: argparse.Namespace, out: TextIO) -> int:
     from evaluation.executors import ExecutorUnavailable
     from fof_env.core.options import parse_assignments
@@ -145,9 +157,9 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
     if args.stop_at is not None and args.stop_at < 1:
         return refuse(f"--stop-at must be an integer >= 1, got {args.stop_at}")
     if args.resume:
-        given = [a for a in ("game", "side", "out") if getattr(args, a)]
+        given = _config_options_given(args)
         if given:
-            args.parser.error(f"--resume takes the run's own config; drop --{', --'.join(given)}")
+            args.parser.error(f"--resume takes the run's own config (only --steps may change it); drop {', '.join(given)}")
         config = TrainConfig(game="", side="", out=args.resume, steps=args.steps or 0)  # 0: keep the run's
     else:
         if not args.game or not args.side:

@@ -719,3 +719,16 @@ def test_init_ppo_starts_from_the_shipped_model_of_the_side(tmp_path):
                          init="ppo", net_arch=[256, 256])
     path, card = resolve_init(config, make_game("strike_force_one"))
     assert path.name == "strike_force_one-soviet.safetensors" and card["side"] == "soviet"
+
+
+def test_a_resume_refuses_the_config_options_it_would_ignore(tmp_path, capsys):
+    """--resume trains on with the run's own config.json: any other option but --steps, --best,
+    --stop-at and --no-progress is refused by name, not silently dropped."""
+    with pytest.raises(SystemExit) as refusal:
+        cli.main(["train", "--resume", str(tmp_path / "run"), "--steps", "9", "--learning-rate", "1e-4",
+                  "--init", "ppo", "--no-progress"])
+    assert refusal.value.code == 2
+    assert capsys.readouterr().err.strip().endswith(
+        "fof train: error: --resume takes the run's own config (only --steps may change it); drop "
+        "--learning-rate, --init")
+    assert not (tmp_path / "run").exists()
