@@ -13,7 +13,7 @@ import sys
 from typing import TextIO
 
 from agents.policy_io import WriteError
-from training.train import VEC_ENVS, TrainConfig
+from training.train import RUN_ON, VEC_ENVS, TrainConfig
 
 _DEFAULTS = TrainConfig(game="", side="", out="")
 
@@ -51,7 +51,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--side", help="the side to learn, or 'both' (one policy for both sides)")
     p.add_argument("--out", help="the run folder (default runs/<game>-<side>)")
     p.add_argument("--resume", metavar="RUN", help="continue the run in RUN from its latest checkpoint "
-                   "with its own config (only --steps may change it)")
+                   "with its own config (only --steps may change it, and --workers/--backend/--address where "
+                   "it runs)")
     p.add_argument("--best", action="store_true",
                    help="with --resume: train no further; finish the run (final evaluation, model, card) "
                    "from the kept checkpoint with the best evaluation win rate instead of the latest")
@@ -127,15 +128,21 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 
 
 # What a --resume may be given besides the run: the rest is the run's config.json.
-_RESUME_OPTIONS = frozenset({"help", "resume", "best", "steps", "stop_at", "no_progress"})
+_RESUME_OPTIONS = frozenset({"help", "resume", "best", "steps", "stop_at", "no_progress", *RUN_ON})
+
+
+def _given(args: argparse.Namespace, action: argparse.Action) -> bool:
+    """Whether the command line gave ``action``'s option: typed (even with its default value) or
+    parsed to another value than its default."""
+    typed = any(token == flag or token.startswith(flag + "=") for token in args.argv for flag in action.option_strings)
+    return typed or getattr(args, action.dest, action.default) != action.default
 
 
 def _config_options_given(args: argparse.Namespace) -> list[str]:
-    """The config options given a value other than their default (``--resume`` would ignore them)."""
+    """The config options the command line gave (``--resume`` would ignore them)."""
     return [next(s for s in action.option_strings if s.startswith("--"))
             for action in args.parser._actions
-            if action.option_strings and action.dest not in _RESUME_OPTIONS
-            and getattr(args, action.dest, action.default) != action.default]
+            if action.option_strings and action.dest not in _RESUME_OPTIONS and _given(args, action)]
 
 
 def run_train(args: argparse.Namespace, out: TextIO) -> int:
@@ -159,7 +166,8 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
     if args.resume:
         given = _config_options_given(args)
         if given:
-            args.parser.error(f"--resume takes the run's own config (only --steps may change it); drop {', '.join(given)}")
+            args.parser.error(f"--resume takes the run's own config (only --steps, and where it runs: --workers, "
+                              f"--backend, --address, may change); drop {', '.join(given)}")
         config = TrainConfig(game="", side="", out=args.resume, steps=args.steps or 0)  # 0: keep the run's
     else:
         if not args.game or not args.side:
@@ -181,8 +189,10 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
             workers=args.workers, backend=args.backend, address=args.address,
         )
     try:
+        run_on = {action.dest: getattr(args, action.dest) for action in args.parser._actions
+                  if action.dest in RUN_ON and _given(args, action)}
         train(config, command_line(args.argv), resume=bool(args.resume), best=args.best,
-              stop_at=args.stop_at, progress=not args.no_progress, log=log)
+              stop_at=args.stop_at, run_on=run_on if args.resume else None, progress=not args.no_progress, log=log)
     except (ValueError, FileExistsError, FileNotFoundError, WriteError, ExecutorUnavailable) as exc:
         return refuse(" ".join(str(exc).split()))
     except OSError as exc:  # any other failed file operation: one line, no traceback

@@ -504,8 +504,13 @@ def best_checkpoint(folder: Path, curve: list[dict[str, Any]]) -> tuple[Path, di
     return path, {"checkpoint": path.name, "timesteps": steps, "eval_win_rate": round(score, 4)}
 
 
+# What a resumed run may run on instead of its own: where its games are played, not what they are.
+RUN_ON = ("workers", "backend", "address")
+
+
 def train(config: TrainConfig, command: str, *, resume: bool = False, progress: bool = True,
-          best: bool = False, stop_at: int | None = None, log=print) -> Path:
+          best: bool = False, stop_at: int | None = None, run_on: dict[str, Any] | None = None,
+          log=print) -> Path:
     """Train (or, with ``resume``, continue) the run in ``config.out``; returns the model path,
     or with ``stop_at`` the checkpoint it paused at.
 
@@ -514,7 +519,8 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
     With ``resume``, only ``config.out`` and ``config.steps`` are read: a new total (0
     keeps the run's own) extends the run, or, at or below the steps already done,
     finishes it there (final evaluation, ``model.safetensors`` and card from the latest
-    checkpoint). A run stopped before its first checkpoint starts over. ``best`` (with
+    checkpoint); ``run_on`` (keys of :data:`RUN_ON`) replaces where its imitation games and
+    evaluations run, which their results do not depend on. A run stopped before its first checkpoint starts over. ``best`` (with
     ``resume``) finishes the run from the kept checkpoint with the best evaluation point
     instead (:func:`best_checkpoint`; recorded in the card as ``selected``).
 
@@ -555,6 +561,10 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
         config.out = str(run)  # the run is where it is now, even if it was moved
         if extra_steps:
             config.steps = extra_steps
+        for key, value in (run_on or {}).items():
+            if key not in RUN_ON:
+                raise ValueError(f"a resumed run keeps its {key}: only {', '.join(RUN_ON)} may change")
+            setattr(config, key, value)
         commands = saved["commands"] + [command]
         has_checkpoint = bool(checkpoints(run / "checkpoints")) and (run / PROGRESS).exists()
         state = _read_json(run / PROGRESS) if has_checkpoint else dict(fresh)

@@ -723,12 +723,27 @@ def test_init_ppo_starts_from_the_shipped_model_of_the_side(tmp_path):
 
 def test_a_resume_refuses_the_config_options_it_would_ignore(tmp_path, capsys):
     """--resume trains on with the run's own config.json: any other option but --steps, --best,
-    --stop-at and --no-progress is refused by name, not silently dropped."""
+    --stop-at, --no-progress and where it runs is refused by name, not silently dropped, even
+    when typed with its default value."""
     with pytest.raises(SystemExit) as refusal:
         cli.main(["train", "--resume", str(tmp_path / "run"), "--steps", "9", "--learning-rate", "1e-4",
-                  "--init", "ppo", "--no-progress"])
+                  "--init", "ppo", "--opponent", "heuristic", "--no-progress"])
     assert refusal.value.code == 2
     assert capsys.readouterr().err.strip().endswith(
-        "fof train: error: --resume takes the run's own config (only --steps may change it); drop "
-        "--learning-rate, --init")
+        "fof train: error: --resume takes the run's own config (only --steps, and where it runs: --workers, "
+        "--backend, --address, may change); drop --opponent, --learning-rate, --init")
     assert not (tmp_path / "run").exists()
+
+
+def test_a_resumed_run_may_play_its_games_on_other_workers(tmp_path):
+    """The imitation games and evaluations give the same results on any number of workers, so a
+    resume may change them (a bigger machine); config.json and the card record the new count."""
+    run = tmp_path / "run"
+    first = ["train", "--game", "strike_force_one", "--side", "soviet", "--steps", "1024", "--stop-at", "512",
+             "--envs", "1", "--opponent", "random", "--eval-opponent", "random", "--out", str(run), *TINY]
+    assert cli.main(first) == 0
+    assert json.loads((run / "config.json").read_text())["config"]["workers"] == 1
+    assert cli.main(["train", "--resume", str(run), "--workers", "2", "--no-progress"]) == 0
+    saved = json.loads((run / "config.json").read_text())
+    assert saved["config"]["workers"] == 2 and saved["commands"][-1].endswith("--workers 2 --no-progress")
+    assert json.loads((run / "model.json").read_text())["config"]["workers"] == 2
