@@ -169,7 +169,10 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
             args.parser.error(f"--resume takes the run's own config (only --steps, and where it runs: --workers, "
                               f"--backend, --address, may change); drop {', '.join(given)}")
         config = TrainConfig(game="", side="", out=args.resume, steps=args.steps or 0)  # 0: keep the run's
+        run_on = {action.dest: getattr(args, action.dest) for action in args.parser._actions
+                  if action.dest in RUN_ON and _given(args, action)}
     else:
+        run_on = None
         if not args.game or not args.side:
             args.parser.error("--game and --side are required (or --resume RUN)")
         config = TrainConfig(
@@ -189,10 +192,8 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
             workers=args.workers, backend=args.backend, address=args.address,
         )
     try:
-        run_on = {action.dest: getattr(args, action.dest) for action in args.parser._actions
-                  if action.dest in RUN_ON and _given(args, action)}
         train(config, command_line(args.argv), resume=bool(args.resume), best=args.best,
-              stop_at=args.stop_at, run_on=run_on if args.resume else None, progress=not args.no_progress, log=log)
+              stop_at=args.stop_at, run_on=run_on, progress=not args.no_progress, log=log)
     except (ValueError, FileExistsError, FileNotFoundError, WriteError, ExecutorUnavailable) as exc:
         return refuse(" ".join(str(exc).split()))
     except OSError as exc:  # any other failed file operation: one line, no traceback
