@@ -655,11 +655,11 @@ def test_a_resume_refuses_a_stop_at_it_has_passed_or_beside_best(tmp_path, capsy
     assert json.loads((run / "progress.json").read_text())["timesteps"] == 1536
 
 
-def _tiny_model(folder, side="soviet", arch=(16,)):
-    """A model fof train wrote (256 PPO steps, no evaluation to speak of)."""
-    config = TrainConfig(game="strike_force_one", side=side, out=str(folder), steps=256, envs=1,
+def _tiny_model(folder):
+    """A Soviet model on a 16-unit net that fof train wrote (256 PPO steps, next to no evaluation)."""
+    config = TrainConfig(game="strike_force_one", side="soviet", out=str(folder), steps=256, envs=1,
                          opponents=["random"], eval_opponents=["random"], n_steps=256, batch_size=128,
-                         n_epochs=1, net_arch=list(arch), eval_every=256, eval_games=2, final_eval_games=2,
+                         n_epochs=1, net_arch=[16], eval_every=256, eval_games=2, final_eval_games=2,
                          checkpoint_every=256, torch_threads=1)
     train(config, f"fof train ({folder.name})", progress=False, log=lambda _t: None)
     return folder / "model.safetensors"
