@@ -59,7 +59,8 @@ golden: $(STAMP)
 
 # The strength bars of the shipped models (400 games per ordered pairing, so per side), then one
 # ladder per game: every agent on one Bradley-Terry scale (evaluation/ladder.py), with the search
-# games per side of docs/ladders.md (6, and 2 where a search game takes minutes). About 3 hours on 2 cores.
+# games per side of docs/ladders.md (6, and 2 where a search game takes minutes). About 3 hours on the
+# first 2-core machines; the six ladders took 28 minutes on the idle AVX-512 machine of issue 14's end.
 strength: $(STAMP)
 	$(VENV)/bin/fof evaluate --game strike_force_one --agents random heuristic ppo --games 400 --workers 2 --seed 7 --out reports/strength-strike_force_one --no-records
 	$(VENV)/bin/fof evaluate --game lost_and_found --agents random heuristic ppo --games 400 --workers 2 --seed 7 --out reports/strength-lost_and_found --no-records
