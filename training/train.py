@@ -417,18 +417,25 @@ def export_model(model, path: Path) -> dict[str, Any]:
     return export_weights(model.policy, path, "float16")
 
 
+def _require_architecture(model, architecture: dict[str, Any], where: str, both_sides: bool) -> None:
+    """Refuse (``ModelFileError``) tensors from ``where`` made for another architecture than ``model``'s."""
+    from agents.policy_io import describe_policy
+
+    mine = describe_policy(model.policy, both_sides)
+    if architecture != mine:
+        raise ModelFileError(f"cannot use {where}: its architecture {architecture} is not the run's {mine}")
+
+
 def start_from(model, config: TrainConfig, game, both_sides: bool) -> dict[str, Any]:
     """Load the policy of the model ``config.init`` names into ``model`` (:func:`resolve_init`;
     another architecture raises ``ModelFileError``); the optimizer and counters start afresh.
     Returns the card's ``init`` block: the spec, the file, its sha256 and the commands that made it."""
-    from agents.policy_io import describe_policy, load_model_policy, load_tensors
+    from agents.policy_io import load_model_policy, load_tensors
 
     path, card = resolve_init(config, game)
-    mine = describe_policy(model.policy, both_sides)
-    if card["architecture"] != mine:
-        raise ModelFileError(f"cannot start from model {path}: its architecture {card['architecture']} is "
-                             f"not the run's {mine}")
-    load_tensors(model.policy, load_model_policy(path).state_dict(), f"model {path}")
+    where = f"model {path}"
+    _require_architecture(model, card["architecture"], where, both_sides)
+    load_tensors(model.policy, load_model_policy(path).state_dict(), where)
     return {"spec": config.init, "file": path.name, "sha256": card["weights"]["sha256"],
             "commands": [card.get("command"), *card.get("resume_commands", [])]}
 
@@ -436,13 +443,10 @@ def start_from(model, config: TrainConfig, game, both_sides: bool) -> dict[str, 
 def restore(model, checkpoint: Checkpoint, source: Path, both_sides: bool) -> None:
     """Load a checkpoint into ``model`` (rebuilt from the run's config): policy tensors,
     optimizer state and counters. Another architecture raises ``ModelFileError``."""
-    from agents.policy_io import describe_policy, load_tensors, restore_optimizer
+    from agents.policy_io import load_tensors, restore_optimizer
 
     where = f"checkpoint {source}"
-    mine = describe_policy(model.policy, both_sides)
-    if checkpoint.architecture != mine:
-        raise ModelFileError(f"cannot use {where}: its architecture {checkpoint.architecture} is not the "
-                             f"run's {mine}")
+    _require_architecture(model, checkpoint.architecture, where, both_sides)
     if not {"num_timesteps", "_n_updates"} <= set(checkpoint.counters):
         raise ModelFileError(f"cannot use {where}: its counters lack num_timesteps/_n_updates")
     load_tensors(model.policy, checkpoint.policy_state, where)
