@@ -171,6 +171,7 @@ iterations run, the tree size, and per root action its visits and total reward.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import time
@@ -487,12 +488,13 @@ class MCTSAgent:
         eps = self.epsilon
         batched = nets is not None and self.batch > 1
         critic_leaves = batched and self.evaluation == "ppo"
+        critics = self._critics if critic_leaves else None  # built once per search, read at every leaf
         pending: list[tuple[list[tuple[_Node, int]], Any]] = []  # batched: descents awaiting back-up
         new_nodes: list[tuple[_Node, tuple[int, str], Any, Any, Any]] = []  # batched: priors to compute
         if self.evaluation == "score":
             from agents.position_values import position_value
         elif self.evaluation == "ppo":
-            position_value = self._critic_value
+            position_value = functools.partial(self._critic_value, critics=self._critics)
         else:
             position_value = None
         hints: dict[int, int] = {}  # root action -> how often it was the heuristic's choice
@@ -610,7 +612,7 @@ class MCTSAgent:
                 reward = world.returns()
             elif critic_leaves:
                 reward = None  # the critics read it in the batch: keep each side's observation
-                leaf = [net.observe(world) if net is not None else None for net in self._critics]
+                leaf = [net.observe(world) if net is not None else None for net in critics]  # type: ignore[union-attr]
             elif position_value is not None:
                 v = position_value(world)
                 reward = (v, -v)
@@ -661,9 +663,11 @@ class MCTSAgent:
         pending.clear()
         new_nodes.clear()
 
-    def _critic_value(self, world) -> float:
-        """``evaluation=ppo``: the shipped critics' value of ``world`` for player 0, in [-1, 1]."""
-        return _value_for_player_0([net.state_value(world) if net else None for net in self._critics])
+    def _critic_value(self, world, critics: list | None = None) -> float:
+        """``evaluation=ppo``: the critics' value of ``world`` for player 0, in [-1, 1] (``critics``:
+        :attr:`_critics`, passed in by a search that built them once)."""
+        critics = self._critics if critics is None else critics
+        return _value_for_player_0([net.state_value(world) if net else None for net in critics])
 
     @staticmethod
     def _node_prior(node: _Node, key: tuple[int, str], net, world, legal: list[int]) -> dict[int, float]:
