@@ -136,6 +136,7 @@ def replay(
     every: int = 0,
     out: TextIO | None = None,
     on_frame: Callable[[State, int], None] | None = None,
+    on_decision: Callable[[State, str], None] | None = None,
 ) -> ReplayResult:
     """Re-simulate the record ``source`` (dict, JSON text or path) and verify it (module docstring).
 
@@ -145,6 +146,8 @@ def replay(
         out: narrate to this stream (None: silent).
         on_frame: called with (state, decisions so far) at the start, every ``every``
             decisions and at the end.
+        on_decision: called with (state, the recorded action's text) before each recorded
+            action is applied (the state must not be changed).
     """
     from fof_env.cli import describe_event
 
@@ -187,6 +190,8 @@ def replay(
         if state.is_terminal:
             raise ReplayError(f"record action {i} ({text!r}): the game was already over")
         player, kind = state.current_player, state.decision.kind
+        if on_decision is not None:
+            on_decision(state, text)
         try:
             state.apply(text)
         except IllegalActionError as exc:
