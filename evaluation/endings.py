@@ -18,7 +18,9 @@ For example, the shipped Lost & Found USMC model against random::
 
 lists 36 draws that ended with its own ``call_airstrike: yes`` at 3-3: the air strike ends the
 scenario at once (000_294bccfd88f0ebda.txt: "If he is successful, the scenario immediately ends
-and victory points are tallied"), so calling it when not ahead throws the game away.
+and victory points are tallied"). Whether a frequent ending is a mistake is a further question,
+answered by playing the same games without it: ``docs/examples/airstrike_counterfactual.py`` does
+so for that call, and finds it is not one (the draws become losses).
 
 A mirror pairing counts the agent's games on both sides. Bad input (no tournament in ``OUT``,
 a tournament played with ``--no-records``, an agent it did not play, a damaged record) is one

@@ -92,3 +92,23 @@ def test_random_soviets_never_beat_random(tmp_path):
             done = terminated or truncated
         wins += reward > 0
     assert wins <= 2
+
+
+def test_the_airstrike_counterfactual_plays_the_games_fof_evaluate_plays(monkeypatch, capsys):
+    """docs/examples/airstrike_counterfactual.py: its unchanged policy has the W/D/L that ``fof evaluate
+    --agents random ppo@usmc --no-mirror --seed 21`` has on the same games; the variant never calls the
+    strike unless ahead."""
+    from evaluation.tournament import run_tournament
+
+    script = "docs/examples/airstrike_counterfactual.py"
+    monkeypatch.setattr(sys, "argv", [script, "--game", "lost_and_found", "--games", "6"])
+    runpy.run_path(str(ROOT / script), run_name="__main__")
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[1].strip() for line in lines] == [
+        "ppo_usmc against random Taliban", "no_call_unless_ahead against random Taliban",
+        "ppo_usmc against heuristic Taliban", "no_call_unless_ahead against heuristic Taliban",
+    ]
+    games = run_tournament("lost_and_found", {}, ["random", "ppo@usmc"], 6, seed=21, progress=False, mirror=False)
+    wins = sum(o.winner == 1 for o in games.outcomes)
+    draws = sum(o.winner is None for o in games.outcomes)
+    assert lines[0].endswith(f": {wins} / {draws} / {6 - wins - draws} (W / D / L) of 6")
