@@ -1,7 +1,7 @@
 """How an agent's games ended where it did not win: the last decision of each, counted.
 
-A bot that loses to a weaker one seldom loses to the dice alone: it tends to make the same
-mistake in the same place. ``python -m evaluation.endings OUT`` reads a ``fof evaluate``
+Where a bot drops games often shows in how they end: the same decision, in the same place.
+``python -m evaluation.endings OUT`` reads a ``fof evaluate``
 folder (``OUT/tournament.json``, ``OUT/games.jsonl`` and the game records under
 ``OUT/records``), replays every game an agent did not win (:func:`evaluation.replay.replay`,
 so each record is also verified) and counts those games by how they ended:

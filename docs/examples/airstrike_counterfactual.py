@@ -68,5 +68,6 @@ def main(argv=None) -> None:
             print(f"{args.game}: {variant.__name__} against {opponent} Taliban: "
                   f"{wins} / {draws} / {args.games - wins - draws} (W / D / L) of {args.games}", flush=True)
 
+
 if __name__ == "__main__":
     main()
