@@ -13,7 +13,7 @@ seeds, and prints W/D/L for each::
 Both play the same games: game ``i`` against an opponent has the dice seed and the opponent's seed
 that ``fof evaluate --agents OPPONENT ppo@usmc --no-mirror --seed SEED`` gives its game ``i``
 (:func:`evaluation.tournament.game_seeds`), so the two differ only from the first call where the
-second passes. About 2 minutes for 1,000 Lost & Found games a pairing on one core, 3 for FUBAR.
+second passes. With `--games 1000`: 97 s in all for Lost & Found on one core, 173 s for FUBAR.
 """
 
 from __future__ import annotations
