@@ -309,6 +309,7 @@ def _evaluate(args: argparse.Namespace, out: TextIO) -> int:
         print(
             f"Game records: {Path(result.records_dir) / result.game}/<side-0>__vs__<side-1>/NNNN.json", file=out
         )
+        print(f"How each agent's games not won ended: python -m evaluation.endings {out_dir}", file=out)
     return 0
 
 

@@ -32,6 +32,7 @@ def test_evaluate_then_replay(capsys, tmp_path):
     out = capsys.readouterr().out
     assert "# Tournament: lost_and_found (rules=quick" in out and "## Ratings" in out
     assert "| heuristic | random | 2 |" in out and f"Report: {out_dir / 'results.json'}" in out
+    assert out.endswith(f"How each agent's games not won ended: python -m evaluation.endings {out_dir}\n")
     for name in ("results.json", "results.csv", "report.md", "report.html"):
         assert (out_dir / name).exists()
     data = json.loads((out_dir / "results.json").read_text())
