@@ -44,6 +44,20 @@ def test_replay_reproduces_the_recorded_final_state(small_tournaments, game):
     assert "--- final ---" in text and result.result_line() in text and "wins" in result.result_line()
 
 
+def test_on_decision_sees_each_recorded_action_before_it_is_applied(small_tournaments):
+    path = _record(small_tournaments, "lost_and_found")
+    seen = []
+
+    def look(state, text):
+        seen.append((text, state.str_to_action(text) in state.legal_actions(), len(state.history)))
+
+    result = replay(path, on_decision=look)
+    actions = json.loads(path.read_text())["actions"]
+    assert [text for text, _, _ in seen] == actions
+    assert all(legal for _, legal, _ in seen)
+    assert [done for _, _, done in seen] == list(range(len(actions))) and result.verified
+
+
 def test_replay_of_an_unseeded_game_uses_the_recorded_rolls():
     game = fof_env.make_game("strike_force_one")
     state = game.new_initial_state(None)
