@@ -105,8 +105,9 @@ def test_the_airstrike_counterfactual_plays_the_games_fof_evaluate_plays(monkeyp
     runpy.run_path(str(ROOT / script), run_name="__main__")
     lines = capsys.readouterr().out.splitlines()
     assert [line.split(":")[1].strip() for line in lines] == [
-        "ppo_usmc against random Taliban", "no_call_unless_ahead against random Taliban",
-        "ppo_usmc against heuristic Taliban", "no_call_unless_ahead against heuristic Taliban",
+        f"{variant} against {opponent} Taliban"
+        for opponent in ("random", "heuristic")
+        for variant in ("ppo_usmc", "no_call_unless_ahead", "no_call_unless_safely_ahead")
     ]
     games = run_tournament("lost_and_found", {}, ["random", "ppo@usmc"], 6, seed=21, progress=False, mirror=False)
     wins = sum(o.winner == 1 for o in games.outcomes)
