@@ -74,6 +74,8 @@ def main(argv=None) -> None:
     parser.add_argument("--games", type=int, default=1000, help="games per opponent and agent (default 1000)")
     parser.add_argument("--seed", type=int, default=21, help="tournament seed (default 21)")
     args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error(f"--games must be at least 1, got {args.games}")
     game = fof_env.make_game(args.game)
     usmc = game.player_names.index("usmc")
     variants = [ppo_usmc, no_call_unless_ahead]
