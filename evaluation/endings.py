@@ -44,6 +44,7 @@ from evaluation.journal import (
     read_definition,
     read_log,
 )
+from evaluation.match import victory_points
 from evaluation.replay import ReplayError, replay
 from evaluation.tallies import GameOutcome
 
@@ -76,9 +77,8 @@ class AgentEndings:
 def _standing(state) -> str:
     """Victory points as "3-3 (taliban-usmc)" where the game counts them, else its score."""
     names = state.game.player_names
-    points = getattr(state, "victory_points", None)
-    if callable(points):
-        vp = points()
+    vp = victory_points(state)
+    if vp is not None:
         return f"{vp[0]}-{vp[1]} ({names[0]}-{names[1]})"
     score = getattr(state, "score", None)
     if isinstance(score, dict):
@@ -86,8 +86,8 @@ def _standing(state) -> str:
     return "-"
 
 
-def game_ending(record: Path, side: int) -> Ending | None:
-    """The :class:`Ending` of the game in ``record`` for the player ``side`` (None: it won).
+def _replayed_ending(record: Path) -> tuple[int | None, str, str]:
+    """(winner, last decision, standing before it) of the finished game in ``record``.
 
     Raises :class:`~evaluation.replay.ReplayError` for a record that does not replay or verify."""
     last: list[tuple[str, str]] = []
@@ -99,20 +99,25 @@ def game_ending(record: Path, side: int) -> Ending | None:
     result = replay(record, on_decision=remember)
     if not result.verified:
         raise ReplayError(f"{record}: does not match the game it records ({'; '.join(result.problems)})")
-    state = result.state
-    if not state.is_terminal:
+    if not result.state.is_terminal:
         raise ReplayError(f"{record}: the game is not finished")
-    if state.winner == side:
-        return None
     decision, standing = last[0] if last else ("no decision", "-")
-    return Ending("draw" if state.winner is None else "loss", decision, standing)
+    return result.state.winner, decision, standing
+
+
+def _ending_for(side: int, winner: int | None, decision: str, standing: str) -> Ending | None:
+    """The :class:`Ending` of a replayed game for the player ``side`` (None: it won)."""
+    if winner == side:
+        return None
+    return Ending("draw" if winner is None else "loss", decision, standing)
 
 
 def agent_endings(outcomes: Iterable[GameOutcome], records_dir: Path, agents: Sequence[str]) -> list[AgentEndings]:
     """Per agent of ``agents`` (in that order), the endings of its logged games that it did not win;
-    only the games it lost or drew are replayed."""
+    only the games it lost or drew are replayed, each once (a mirror pairing's draw counts for both sides)."""
     tallies = {agent: AgentEndings(agent) for agent in agents}
     for outcome in outcomes:
+        replayed = None
         for side, agent in enumerate(outcome.agents):
             tally = tallies.get(agent)
             if tally is None:
@@ -122,7 +127,9 @@ def agent_endings(outcomes: Iterable[GameOutcome], records_dir: Path, agents: Se
                 continue
             if outcome.record is None:
                 raise ReplayError(f"game {outcome.index} of {' vs '.join(outcome.agents)} has no record")
-            ending = game_ending(records_dir / outcome.record, side)
+            if replayed is None:
+                replayed = _replayed_ending(records_dir / outcome.record)
+            ending = _ending_for(side, *replayed)
             if ending is not None:
                 tally.endings[ending] += 1
     return list(tallies.values())
