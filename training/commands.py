@@ -96,6 +96,11 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
                    "The optimizer starts afresh; the card records the model and the commands that made it")
     p.add_argument("--imitation-games", type=int, default=d.imitation_games)
     p.add_argument("--imitation-epochs", type=int, default=d.imitation_epochs)
+    p.add_argument("--dagger-rounds", type=int, default=d.dagger_rounds, metavar="K",
+                   help="with --imitate: after the warm start, K rounds of DAgger: --imitation-games more "
+                   "games played by the learner, each of its decisions labelled by the teacher, then a "
+                   "fit on all the games so far, so it learns what to do where its own mistakes lead "
+                   f"(default {d.dagger_rounds}: none)")
     p.add_argument("--imitation-coef", type=float, default=d.imitation_coef, metavar="C",
                    help="with --imitate: after every PPO update, behaviour-cloning steps on its games with "
                    "weight C, decaying linearly to 0 at --steps, to keep PPO from pulling the imitation "
@@ -183,7 +188,8 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
             learning_rate=args.learning_rate, lr_schedule=args.lr_schedule, n_steps=args.n_steps, batch_size=args.batch_size,
             n_epochs=args.n_epochs, gamma=args.gamma, ent_coef=args.ent_coef, clip_range=args.clip_range,
             imitate=args.imitate, init=args.init, imitation_games=args.imitation_games,
-            imitation_epochs=args.imitation_epochs, imitation_coef=args.imitation_coef,
+            imitation_epochs=args.imitation_epochs, dagger_rounds=args.dagger_rounds,
+            imitation_coef=args.imitation_coef,
             imitation_learning_rate=args.imitation_learning_rate, critic_warmup=args.critic_warmup,
             eval_opponents=args.eval_opponents,
             eval_every=args.eval_every, eval_games=args.eval_games, final_eval_games=args.final_eval_games,

@@ -9,7 +9,14 @@ discounted return (so PPO does not start from a random critic). PPO then improve
 on the teacher instead of rediscovering the game from random play (the
 "kickstarting" idea; the policy is the project's own, trained by ``fof train``).
 
-``--imitation-coef C`` keeps the demonstrations after the warm start and, after every
+``--dagger-rounds K`` then corrects the learner where its own mistakes lead it (DAgger, Ross, Gordon
+& Bagnell 2011): each round plays ``--imitation-games`` more episodes with the *learner* choosing
+(its most probable action) and the teacher only labelling every learner decision, adds them to the
+demonstrations and fits the policy to all of them again. Plain behaviour cloning sees only the
+states the teacher reaches; a learner that strays from them meets states it was never shown, and
+its errors compound (a quadratic regret in the horizon, where DAgger's is linear).
+
+``--imitation-coef C`` keeps the teacher's demonstrations after the warm start and, after every
 PPO update, takes behaviour-cloning steps on them (:func:`anchor_steps`, weight ``C``
 decaying linearly to 0 at the run's last step; :class:`training.callbacks.ImitationAnchor`):
 an anchor against PPO pulling a good imitation policy apart before its critic is
@@ -43,9 +50,9 @@ class Demonstrations:
     observations: np.ndarray  # float32 (n, obs)
     masks: np.ndarray  # bool (n, actions)
     actions: np.ndarray  # int64 (n,)
-    returns: np.ndarray  # float32 (n,): discounted return-to-go
+    returns: np.ndarray  # float32 (n,): discounted return-to-go of the episode played
     episodes: int
-    teacher_win_rate: float
+    win_rate: float  # of the side that chose the actions played: the teacher, or the learner (DAgger)
 
     def __len__(self) -> int:
         return len(self.actions)
@@ -59,11 +66,24 @@ def _teacher_for(env, teacher: str, seed: int):
     return inner, build_agent(teacher, inner.game, inner.player, seed)
 
 
+def most_probable(policy, obs: np.ndarray, mask: np.ndarray) -> int:
+    """The action ``policy`` (a MaskableActorCriticPolicy) finds most probable on one observation."""
+    import torch
+
+    with torch.no_grad():
+        dist = policy.get_distribution(torch.as_tensor(obs[None], dtype=torch.float32), action_masks=mask[None])
+        return int(dist.distribution.probs.argmax())
+
+
 def collect(env, teacher: str, episodes: int, seed: int, gamma: float, progress: bool = False,
-            first: int = 0) -> Demonstrations:
+            first: int = 0, learner=None) -> Demonstrations:
     """Play episodes ``first .. first + episodes - 1`` of ``env`` with ``teacher`` choosing the
     learner's actions; episode ``e`` is ``env.reset(seed=seed + e)`` with the teacher seeded
-    ``seed + e``, so it depends on its number only (chunks of episodes can be played anywhere)."""
+    ``seed + e``, so it depends on its number only (chunks of episodes can be played anywhere).
+
+    With ``learner`` (a policy) the learner plays its most probable action instead and the teacher
+    only labels each decision (a DAgger round): the rows hold the teacher's actions on the states the
+    learner reaches, the returns and ``win_rate`` are the learner's."""
     obs_rows, mask_rows, actions, returns = [], [], [], []
     wins = 0.0
     bar = _bar(episodes, "imitation games", progress)
@@ -74,9 +94,12 @@ def collect(env, teacher: str, episodes: int, seed: int, gamma: float, progress:
         done = False
         while not done:
             action = agent.act(inner.game_state)
+            mask = env.action_masks()
             obs_rows.append(obs)
-            mask_rows.append(env.action_masks())
+            mask_rows.append(mask)
             actions.append(action)
+            if learner is not None:
+                action = most_probable(learner, obs, mask)
             obs, reward, terminated, truncated, info = env.step(action)
             rewards.append(reward)
             done = terminated or truncated
@@ -96,7 +119,7 @@ def collect(env, teacher: str, episodes: int, seed: int, gamma: float, progress:
         actions=np.asarray(actions, dtype=np.int64),
         returns=np.asarray(returns, dtype=np.float32),
         episodes=episodes,
-        teacher_win_rate=wins / max(1, episodes),
+        win_rate=wins / max(1, episodes),
     )
 
 
@@ -109,7 +132,7 @@ def merge(parts: list[Demonstrations]) -> Demonstrations:
         actions=np.concatenate([p.actions for p in parts]),
         returns=np.concatenate([p.returns for p in parts]),
         episodes=episodes,
-        teacher_win_rate=sum(p.teacher_win_rate * p.episodes for p in parts) / max(1, episodes),
+        win_rate=sum(p.win_rate * p.episodes for p in parts) / max(1, episodes),
     )
 
 
@@ -117,20 +140,38 @@ CHUNK = 50  # imitation episodes per task on a pool or a cluster
 
 
 def collect_task(task: tuple) -> Demonstrations:
-    """One chunk of :func:`collect` in a worker: ``(env_args, teacher, seed, gamma, first, count)``,
-    ``env_args`` being :func:`training.envs.build_env`'s arguments."""
+    """One chunk of :func:`collect` in a worker: ``(env_args, teacher, seed, gamma, first, count,
+    learner)``, ``env_args`` being :func:`training.envs.build_env`'s arguments and ``learner`` None
+    or a policy's ``(architecture, tensors)`` (:func:`policy_weights`), rebuilt here."""
     from training.envs import build_env
 
-    env_args, teacher, seed, gamma, first, count = task
-    return collect(build_env(*env_args), teacher, count, seed, gamma, first=first)
+    env_args, teacher, seed, gamma, first, count, learner = task
+    policy = None
+    if learner is not None:
+        from agents.policy_io import build_policy, load_tensors
+
+        architecture, tensors = learner
+        policy = build_policy(architecture)
+        load_tensors(policy, tensors, "the learner's policy")
+    return collect(build_env(*env_args), teacher, count, seed, gamma, first=first, learner=policy)
+
+
+def policy_weights(policy, both_sides: bool) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A policy as a worker can rebuild it: its architecture block and float32 tensors (copies)."""
+    from agents.policy_io import describe_policy
+
+    tensors = {k: v.detach().clone().float() for k, v in policy.state_dict().items()}
+    return describe_policy(policy, both_sides), tensors
 
 
 def collect_on(executor, env_args: tuple, teacher: str, episodes: int, seed: int, gamma: float,
-               progress: bool = False) -> Demonstrations:
-    """:func:`collect` of ``episodes`` episodes as chunks of ``CHUNK`` on ``executor``
-    (:mod:`evaluation.executors`): the same episodes, so the same data, as in one process."""
-    tasks = [(env_args, teacher, seed, gamma, first, min(CHUNK, episodes - first))
-             for first in range(0, episodes, CHUNK)]
+               progress: bool = False, first: int = 0,
+               learner: tuple[dict[str, Any], dict[str, Any]] | None = None) -> Demonstrations:
+    """:func:`collect` of episodes ``first .. first + episodes - 1`` as chunks of ``CHUNK`` on
+    ``executor`` (:mod:`evaluation.executors`): the same episodes, so the same data, as in one
+    process; ``learner`` is :func:`policy_weights` of the policy that plays a DAgger round."""
+    tasks = [(env_args, teacher, seed, gamma, start, min(CHUNK, first + episodes - start), learner)
+             for start in range(first, first + episodes, CHUNK)]
     bar = _bar(episodes, "imitation games", progress)
     parts = []
     for part in executor.map(collect_task, tasks):
@@ -178,13 +219,23 @@ def behaviour_clone(policy, data: Demonstrations, epochs: int, batch_size: int =
         return {
             "decisions": len(data),
             "episodes": data.episodes,
-            "teacher_win_rate": round(data.teacher_win_rate, 4),
+            "teacher_win_rate": round(data.win_rate, 4),
             "epochs": epochs,
             "held_out": int(held),
             "accuracy": round(float((chosen == act).float().mean()), 4),
             "nll": round(float(-log_prob.mean()), 4),
             "value_mse": round(float(torch.nn.functional.mse_loss(values.flatten(), ret)), 4),
         }
+
+
+def agreement(policy, data: Demonstrations) -> float:
+    """The share of ``data``'s decisions on which ``policy``'s most probable action is the one recorded."""
+    import torch
+
+    with torch.no_grad():
+        dist = policy.get_distribution(torch.as_tensor(data.observations), action_masks=data.masks)
+        chosen = dist.distribution.probs.argmax(dim=1).numpy()
+    return round(float((chosen == data.actions).mean()), 4) if len(data) else 0.0
 
 
 def anchor_steps(policy, data: Demonstrations, weight: float, steps: int, batch_size: int,

@@ -124,6 +124,9 @@ class TrainConfig:
     init: str | None = None
     imitation_games: int = 1000
     imitation_epochs: int = 10
+    # > 0: after the warm start, rounds of DAgger (training.imitation): imitation_games episodes the
+    # learner plays, the teacher labelling its decisions, then a fit on all the demonstrations.
+    dagger_rounds: int = 0
     # > 0: behaviour-cloning steps on the demonstrations after every PPO update, with this weight
     # decaying linearly to 0 at the last step (training.callbacks.ImitationAnchor); needs imitate.
     imitation_coef: float = 0.0
@@ -162,7 +165,7 @@ class TrainConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"--{name.replace('_', '-')} must be an integer >= 1, got {value!r}")
-        for name in ("seed", "critic_warmup"):
+        for name in ("seed", "critic_warmup", "dagger_rounds"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"--{name.replace('_', '-')} must be an integer >= 0, got {value!r}")
@@ -186,6 +189,9 @@ class TrainConfig:
         if self.imitation_learning_rate is not None and self.imitate is None:
             raise ValueError("--imitation-learning-rate needs --imitate SPEC: it is the step size of "
                              "behaviour cloning that teacher")
+        if self.dagger_rounds > 0 and self.imitate is None:
+            raise ValueError("--dagger-rounds needs --imitate SPEC: in each round that teacher labels the "
+                             "decisions the learner makes")
         if self.init is not None and self.imitate is not None:
             raise ValueError("--init and --imitate both choose the starting policy: give one of them")
         if not self.eval_opponents or not all(isinstance(s, str) for s in self.eval_opponents):
@@ -363,28 +369,49 @@ def _new_model(config: TrainConfig, venv, run: Path):
     )
 
 
-def _demonstrations(config: TrainConfig, progress: bool, executor):
-    """The teacher's ``imitation_games`` games in the training env (the same for the same config)."""
+def _demonstrations(config: TrainConfig, progress: bool, executor, dagger_round: int = 0, learner=None):
+    """The teacher's ``imitation_games`` games in the training env (the same for the same config);
+    with ``learner`` (a policy), DAgger round ``dagger_round``'s: the next ``imitation_games``
+    episodes, played by the learner and labelled by the teacher."""
     from training.envs import build_env
-    from training.imitation import collect, collect_on
+    from training.imitation import collect, collect_on, policy_weights
 
     pool = parse_pool([s for s in config.opponents if s not in SNAPSHOT_SPECS] or ["random"], None)
     env_args = (config.game, config.side, config.options, pool, config.reward, None)
+    first = dagger_round * config.imitation_games
     if executor.parallelism > 1:
+        weights = None if learner is None else policy_weights(learner, config.side == BOTH_SIDES)
         return collect_on(executor, env_args, config.imitate, config.imitation_games, config.seed,
-                          config.gamma, progress)
+                          config.gamma, progress, first=first, learner=weights)
     return collect(build_env(*env_args), config.imitate, config.imitation_games, config.seed,
-                   config.gamma, progress)
+                   config.gamma, progress, first=first, learner=learner)
 
 
-def _imitate(config: TrainConfig, model, data, progress: bool) -> dict[str, Any]:
-    """Behaviour-clone ``data`` into ``model``'s policy; the statistics the card records."""
-    from training.imitation import behaviour_clone, learning_rate
+def _imitate(config: TrainConfig, model, data, progress: bool, executor, log) -> dict[str, Any]:
+    """Behaviour-clone ``data`` into ``model``'s policy, then run ``config.dagger_rounds`` rounds of
+    DAgger; the statistics the card records (the warm start's, and per round the learner's win rate
+    and its agreement with the teacher on the states it reached, before that round's fit)."""
+    from training.imitation import agreement, behaviour_clone, learning_rate, merge
 
     with learning_rate(model.policy, imitation_rate(config)):
         stats = behaviour_clone(model.policy, data, config.imitation_epochs, config.batch_size, config.seed,
                                 progress=progress)
-    stats["teacher"] = config.imitate
+        stats["teacher"] = config.imitate
+        log(f"  agreement with {config.imitate} on held-out decisions: {stats['accuracy']}")
+        rounds = []
+        for number in range(1, config.dagger_rounds + 1):
+            played = _demonstrations(config, progress, executor, number, model.policy)
+            rounds.append({"round": number, "games": played.episodes, "learner_win_rate": round(played.win_rate, 4),
+                           "agreement": agreement(model.policy, played)})
+            data = merge([data, played])
+            behaviour_clone(model.policy, data, config.imitation_epochs, config.batch_size, config.seed + number,
+                            progress=progress)
+            rounds[-1]["decisions"] = len(data)
+            log(f"  DAgger round {number}: the learner won {rounds[-1]['learner_win_rate']:.3f} of its "
+                f"{played.episodes} games and agreed with {config.imitate} on {rounds[-1]['agreement']} of "
+                f"its decisions; refitted on {len(data)} decisions")
+        if rounds:
+            stats["dagger"] = rounds
     return stats
 
 
@@ -639,8 +666,7 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
         if checkpoint is None and config.imitate and state["imitation"] is None:
             log(f"imitation warm start: {config.imitation_games} games of {config.imitate}")
             demonstrations = _demonstrations(config, progress, executor)
-            state["imitation"] = _imitate(config, model, demonstrations, progress)
-            log(f"  agreement with {config.imitate} on held-out decisions: {state['imitation']['accuracy']}")
+            state["imitation"] = _imitate(config, model, demonstrations, progress, executor, log)
         elif config.imitation_coef > 0 and remaining > 0:
             log(f"replaying the {config.imitation_games} imitation games for --imitation-coef")
             demonstrations = _demonstrations(config, progress, executor)

@@ -315,6 +315,40 @@ def test_a_critic_warmup_must_be_a_count_below_the_steps(tmp_path):
     assert not any(tmp_path.iterdir())
 
 
+def test_dagger_rounds_play_the_learner_refit_and_are_recorded_in_the_card(tmp_path):
+    """--dagger-rounds 2 after a warm start of 3 games: two rounds of 3 more games each, played by
+    the learner (episodes 3-5, then 6-8), each followed by a fit on every decision so far."""
+    from training.envs import build_env
+    from training.imitation import collect
+
+    lines: list[str] = []
+    config = TrainConfig(game="strike_force_one", side="soviet", out=str(tmp_path / "dagger"), steps=256,
+                         envs=1, opponents=["random"], eval_opponents=["random"], imitate="heuristic",
+                         imitation_games=3, imitation_epochs=1, dagger_rounds=2, n_steps=256, batch_size=128,
+                         n_epochs=1, net_arch=[16], eval_every=256, eval_games=2, final_eval_games=2)
+    train(config, "fof train (dagger)", progress=False, log=lines.append)
+    card = json.loads((tmp_path / "dagger" / "model.json").read_text())
+    teacher = collect(build_env("strike_force_one", "soviet", {}, [("random", 1.0)], "win", None),
+                      "heuristic", 3, 0, 0.99)
+    assert card["config"]["dagger_rounds"] == 2 and card["imitation"]["decisions"] == len(teacher)
+    rounds = card["imitation"]["dagger"]
+    assert [(r["round"], r["games"]) for r in rounds] == [(1, 3), (2, 3)]
+    assert len(teacher) < rounds[0]["decisions"] < rounds[1]["decisions"]
+    assert all(0.0 <= r["agreement"] <= 1.0 and 0.0 <= r["learner_win_rate"] <= 1.0 for r in rounds)
+    assert [line.split(":")[0] for line in lines if "DAgger round" in line] == ["  DAgger round 1", "  DAgger round 2"]
+
+
+def test_dagger_rounds_need_a_teacher_and_a_count(tmp_path):
+    base = {"game": "strike_force_one", "side": "soviet", "out": str(tmp_path / "x"), "opponents": ["random"]}
+    with pytest.raises(ValueError, match=r"^--dagger-rounds needs --imitate SPEC: in each round that teacher "
+                                         r"labels the decisions the learner makes$"):
+        TrainConfig(**base, dagger_rounds=1).validate()
+    for bad in (-1, 1.5, True):
+        with pytest.raises(ValueError, match=r"^--dagger-rounds must be an integer >= 0, got "):
+            TrainConfig(**base, imitate="heuristic", dagger_rounds=bad).validate()
+    assert not any(tmp_path.iterdir())
+
+
 def test_cli_train_reports_errors_without_a_traceback(tmp_path, capsys):
     code = cli.main(["train", "--game", "strike_force_one", "--side", "soviet", "--opponent", "self",
                      "--out", str(tmp_path / "x"), "--no-progress"])
@@ -472,7 +506,7 @@ def test_imitation_games_and_evaluations_give_the_same_results_on_a_process_pool
         pooled = callbacks.evaluate_policy(game, "soviet", policy, "random", 30, 9, pool)
     assert here.episodes == there.episodes == 60 and len(here) == len(there) > 60
     assert (here.actions == there.actions).all() and (here.observations == there.observations).all()
-    assert (here.returns == there.returns).all() and here.teacher_win_rate == there.teacher_win_rate
+    assert (here.returns == there.returns).all() and here.win_rate == there.win_rate
     assert pooled == inline and inline[0]["games"] == 30
 
 
