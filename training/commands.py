@@ -1,7 +1,7 @@
 """``fof train`` (added to the ``fof`` parser by :mod:`fof_env.cli`).
 
 Every refusal is one line on stderr (``fof train: ...``) and exit status 2, before
-anything is written: bad numbers (``--steps 0``, ``--final-eval-games 0``,
+anything is written: bad numbers (``--steps -1``, ``--final-eval-games 0``,
 ``--seed -1``), a bad agent spec, an ``--out`` that is a file or not writable, an
 unusable checkpoint; a write that fails later (a full disk) is one line too.
 """
@@ -57,7 +57,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
                    help="with --resume: train no further; finish the run (final evaluation, model, card) "
                    "from the kept checkpoint with the best evaluation win rate instead of the latest")
     p.add_argument("--steps", type=int, default=None,
-                   help=f"total learner steps, >= 1 (default {d.steps}); with --resume: the run's new total "
+                   help=f"total learner steps (default {d.steps}; 0 with --imitate: the imitation warm start "
+                   "alone, no PPO); with --resume: the run's new total, >= 1 "
                    "(at or below the steps done: finish the run from its latest checkpoint; absent: keep it)")
     p.add_argument("--stop-at", type=int, default=None, metavar="STEPS",
                    help="pause once this many steps are done (a checkpoint; go on with --resume, or finish "
@@ -164,8 +165,8 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
 
     if args.best and not args.resume:
         args.parser.error("--best finishes an existing run: use it with --resume RUN")
-    if args.steps is not None and args.steps < 1:  # with --resume, 0 would silently mean "keep"
-        return refuse(f"--steps must be an integer >= 1, got {args.steps}")
+    if args.resume and args.steps is not None and args.steps < 1:  # 0 would silently mean "keep"
+        return refuse(f"--steps must be an integer >= 1 with --resume, got {args.steps}")
     if args.stop_at is not None and args.stop_at < 1:
         return refuse(f"--stop-at must be an integer >= 1, got {args.stop_at}")
     if args.resume:

@@ -14,7 +14,8 @@ on the teacher instead of rediscovering the game from random play (the
 (its most probable action) and the teacher only labelling every learner decision, adds them to the
 demonstrations and fits the policy to all of them again. Plain behaviour cloning sees only the
 states the teacher reaches; a learner that strays from them meets states it was never shown, and
-its errors compound (a quadratic regret in the horizon, where DAgger's is linear).
+its errors compound (an expected cost up to quadratic in the horizon, where DAgger's grows
+linearly).
 
 ``--imitation-coef C`` keeps the teacher's demonstrations after the warm start and, after every
 PPO update, takes behaviour-cloning steps on them (:func:`anchor_steps`, weight ``C``

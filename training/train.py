@@ -70,7 +70,7 @@ VEC_ENVS = ("auto", "dummy", "subproc")
 PROGRESS = "progress.json"
 MODEL = "model.safetensors"
 CARD = "model.json"
-_AT_LEAST_ONE = ("steps", "envs", "n_steps", "batch_size", "n_epochs", "eval_every", "eval_games",
+_AT_LEAST_ONE = ("envs", "n_steps", "batch_size", "n_epochs", "eval_every", "eval_games",
                  "final_eval_games", "checkpoint_every", "keep_checkpoints", "torch_threads",
                  "imitation_games", "imitation_epochs", "workers")
 
@@ -165,7 +165,7 @@ class TrainConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"--{name.replace('_', '-')} must be an integer >= 1, got {value!r}")
-        for name in ("seed", "critic_warmup", "dagger_rounds"):
+        for name in ("steps", "seed", "critic_warmup", "dagger_rounds"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"--{name.replace('_', '-')} must be an integer >= 0, got {value!r}")
@@ -189,6 +189,9 @@ class TrainConfig:
         if self.imitation_learning_rate is not None and self.imitate is None:
             raise ValueError("--imitation-learning-rate needs --imitate SPEC: it is the step size of "
                              "behaviour cloning that teacher")
+        if self.steps == 0 and self.imitate is None:
+            raise ValueError("--steps 0 trains no PPO step: it needs --imitate SPEC (the model is then the "
+                             "imitation warm start)")
         if self.dagger_rounds > 0 and self.imitate is None:
             raise ValueError("--dagger-rounds needs --imitate SPEC: in each round that teacher labels the "
                              "decisions the learner makes")
@@ -616,7 +619,7 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
     if stop_at is not None and stop_at >= config.steps:
         raise ValueError(f"--stop-at ({stop_at}) must be below --steps ({config.steps}): the run ends "
                          "there anyway; to end it earlier, give a smaller --steps")
-    if not resume and config.critic_warmup >= config.steps:
+    if not resume and config.critic_warmup > 0 and config.critic_warmup >= config.steps:
         raise ValueError(f"--critic-warmup ({config.critic_warmup}) must be below --steps ({config.steps}): "
                          "the policy would never be trained")
     ckpt_dir = run / "checkpoints"

@@ -317,12 +317,13 @@ def test_a_critic_warmup_must_be_a_count_below_the_steps(tmp_path):
 
 def test_dagger_rounds_play_the_learner_refit_and_are_recorded_in_the_card(tmp_path):
     """--dagger-rounds 2 after a warm start of 3 games: two rounds of 3 more games each, played by
-    the learner (episodes 3-5, then 6-8), each followed by a fit on every decision so far."""
+    the learner (episodes 3-5, then 6-8), each followed by a fit on every decision so far. With
+    --steps 0 no PPO step follows: the model is the warm start, the policy of ckpt_0."""
     from training.envs import build_env
     from training.imitation import collect
 
     lines: list[str] = []
-    config = TrainConfig(game="strike_force_one", side="soviet", out=str(tmp_path / "dagger"), steps=256,
+    config = TrainConfig(game="strike_force_one", side="soviet", out=str(tmp_path / "dagger"), steps=0,
                          envs=1, opponents=["random"], eval_opponents=["random"], imitate="heuristic",
                          imitation_games=3, imitation_epochs=1, dagger_rounds=2, n_steps=256, batch_size=128,
                          n_epochs=1, net_arch=[16], eval_every=256, eval_games=2, final_eval_games=2)
@@ -336,6 +337,10 @@ def test_dagger_rounds_play_the_learner_refit_and_are_recorded_in_the_card(tmp_p
     assert len(teacher) < rounds[0]["decisions"] < rounds[1]["decisions"]
     assert all(0.0 <= r["agreement"] <= 1.0 and 0.0 <= r["learner_win_rate"] <= 1.0 for r in rounds)
     assert [line.split(":")[0] for line in lines if "DAgger round" in line] == ["  DAgger round 1", "  DAgger round 2"]
+    assert (card["timesteps"], card["steps_trained"]) == (0, 0)
+    warm_start = read_checkpoint(tmp_path / "dagger" / "checkpoints" / "ckpt_0.safetensors").policy_state
+    shipped = load_policy(str((tmp_path / "dagger" / "model.safetensors").resolve())).state_dict()
+    assert all(torch.equal(shipped[k], v.half().float()) for k, v in warm_start.items())
 
 
 def test_dagger_rounds_need_a_teacher_and_a_count(tmp_path):

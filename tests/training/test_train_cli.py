@@ -30,8 +30,9 @@ def refused(argv, capsys) -> str:
 
 
 @pytest.mark.parametrize("flags, message", [
-    (["--steps", "0"], "--steps must be an integer >= 1, got 0"),
-    (["--steps", "-5"], "--steps must be an integer >= 1, got -5"),
+    (["--steps", "0"], "--steps 0 trains no PPO step: it needs --imitate SPEC (the model is then the imitation "
+                       "warm start)"),
+    (["--steps", "-5"], "--steps must be an integer >= 0, got -5"),
     (["--final-eval-games", "0"], "--final-eval-games must be an integer >= 1, got 0"),
     (["--seed", "-1"], "--seed must be an integer >= 0, got -1"),
     (["--eval-games", "0"], "--eval-games must be an integer >= 1, got 0"),
@@ -60,8 +61,8 @@ def test_resume_with_explicit_zero_steps_is_refused(tmp_path, capsys):
     config = TrainConfig(game="strike_force_one", side="soviet", out=str(run))
     text = json.dumps({"config": asdict(config), "commands": ["fof train x"]})
     (run / "config.json").write_text(text)
-    assert "--steps must be an integer >= 1, got 0" in refused(["train", "--resume", str(run), "--steps", "0"],
-                                                                capsys)
+    assert "--steps must be an integer >= 1 with --resume, got 0" in refused(
+        ["train", "--resume", str(run), "--steps", "0"], capsys)
     assert (run / "config.json").read_text() == text and sorted(p.name for p in run.iterdir()) == ["config.json"]
 
 
