@@ -28,12 +28,15 @@ def curve_title(card: dict) -> str:
     """``"<game> <side>: <steps> steps in <minutes> min"`` from a model card. When the run trained
     past the policy it kept (``--resume --best``): ``"<game> <side>: the policy of step <steps>
     (<steps_trained> steps in <minutes> min)"``, or, for a card without ``steps_trained`` whose
-    curve goes further, ``"... (<minutes> min run)"``."""
+    curve goes further, ``"... (<minutes> min run)"``; a run of no PPO step (``--steps 0``):
+    ``"<game> <side>: the imitation warm start, no PPO step (<minutes> min)"``."""
     steps = int(card.get("timesteps", 0))
     minutes = float(card.get("wall_seconds", 0.0)) / 60.0
     name = f"{card.get('game', '?')} {card.get('side', '?')}"
     trained = int(card.get("steps_trained", steps))
     last_point = max((int(p.get("timesteps", 0)) for p in card.get("curve") or []), default=0)
+    if trained == 0 and last_point == 0 and card.get("imitation"):
+        return f"{name}: the imitation warm start, no PPO step ({minutes:.0f} min)"
     if trained > steps:
         return f"{name}: the policy of step {steps:,} ({trained:,} steps in {minutes:.0f} min)"
     if last_point > steps:

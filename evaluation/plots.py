@@ -157,11 +157,20 @@ def training_curve(curve: Sequence[dict[str, Any]], title: str, side: str | None
         points.sort(key=lambda p: float(p["timesteps"]))
         xs = [float(p["timesteps"]) for p in points]
         against = f" vs {opponent}" if opponent is not None else ""
-        line = ax.plot(xs, [float(p["win_rate"]) for p in points], "o-", label=f"win rate{against}")[0]
+        rates = [float(p["win_rate"]) for p in points]
+        line = ax.plot(xs, rates, "o-", label=f"win rate{against}")[0]
         if all("low" in p and "high" in p for p in points):
-            ax.fill_between(xs, [float(p["low"]) for p in points], [float(p["high"]) for p in points],
-                            alpha=0.2, color=line.get_color(), label=f"95% interval{against}")
+            lows, highs = [float(p["low"]) for p in points], [float(p["high"]) for p in points]
+            if len(points) == 1:  # an area of one point has no width: an error bar
+                ax.errorbar(xs, rates, yerr=[[rates[0] - lows[0]], [highs[0] - rates[0]]], fmt="none",
+                            capsize=8, color=line.get_color(), label=f"95% interval{against}")
+            else:
+                ax.fill_between(xs, lows, highs, alpha=0.2, color=line.get_color(), label=f"95% interval{against}")
     ax.set_ylim(-0.02, 1.02)
+    steps = sorted({float(p["timesteps"]) for points in by_opponent.values() for p in points})
+    if len(steps) == 1:  # one evaluation point (a run of no PPO step): no axis of fractional steps
+        ax.set_xticks(steps)
+        ax.set_xlim(steps[0] - 1.0, steps[0] + 1.0)
     ax.set_xlabel("timesteps")
     ax.set_ylabel("win rate")
     ax.set_title(title)

@@ -40,6 +40,21 @@ def test_a_policy_kept_from_before_the_end_of_its_run_says_so():
     assert curves.curve_title(older_card) == "fubar_village_patrol patrol: the policy of step 200,000 (30 min run)"
 
 
+def test_a_run_of_no_ppo_step_is_titled_as_its_warm_start_and_drawn_with_error_bars(tmp_path):
+    """fof train --imitate heuristic --steps 0: one evaluation point, at step 0."""
+    warm_start = {**CARD, "timesteps": 0, "steps_trained": 0, "wall_seconds": 1059.6,
+                  "imitation": {"accuracy": 0.7754}, "curve": CARD["curve"][:1]}
+    assert curves.curve_title(warm_start) == ("fubar_village_patrol patrol: the imitation warm start, "
+                                              "no PPO step (18 min)")
+    models = tmp_path / "models"
+    models.mkdir()
+    (models / "g-patrol.safetensors").write_bytes(b"")
+    (models / "g-patrol.json").write_text(json.dumps(warm_start))
+    assert curves.write_curves(models, tmp_path / "out") == [tmp_path / "out" / "g-patrol.png"]
+    # a run that kept its step-0 policy but trained on is not a warm start alone
+    assert curves.curve_title({**warm_start, "steps_trained": 512}).endswith("the policy of step 0 (512 steps in 18 min)")
+
+
 def test_a_missing_models_folder_is_refused_in_one_line(tmp_path, capsys):
     with pytest.raises(SystemExit):
         curves.main(["--models", str(tmp_path / "nowhere"), "--out", str(tmp_path / "out")])
