@@ -118,10 +118,9 @@ train-shipped: $(STAMP)
 	$(call finish_shipped,compound_raid-militia)
 	$(VENV)/bin/fof train --game wwii_hedgerow_hamlet --side ger --imitate heuristic --imitation-games 800 --opponent heuristic random --opponent-weights 0.8 0.2 --eval-opponent heuristic random --steps 75000 --eval-every 75000 --eval-games 100 --final-eval-games 400 --out runs/shipped-wwii_hedgerow_hamlet-ger
 	$(call finish_shipped,wwii_hedgerow_hamlet-ger)
-	@# The shipped run was cut by a 30-minute timeout after its 200k point; as above, --steps stays
-	@# 3000000 (the anchor's horizon) and --stop-at pauses it there
-	$(VENV)/bin/fof train --game wwii_hedgerow_hamlet --side us --imitate heuristic --imitation-games 600 --imitation-epochs 20 --net-arch 256 256 --imitation-coef 1.0 --opponent heuristic random --opponent-weights 0.8 0.2 --eval-opponent heuristic random --steps 3000000 --stop-at 200000 --eval-every 25000 --eval-games 50 --final-eval-games 400 --workers 2 --out runs/shipped-wwii_hedgerow_hamlet-us
-	$(call finish_shipped,wwii_hedgerow_hamlet-us)
+	@# Imitation and three DAgger rounds, no PPO step (--steps 0): the model is the warm start
+	$(VENV)/bin/fof train --game wwii_hedgerow_hamlet --side us --imitate heuristic --imitation-games 600 --imitation-epochs 10 --dagger-rounds 3 --net-arch 256 256 --opponent heuristic random --eval-opponent heuristic random --steps 0 --eval-games 50 --final-eval-games 400 --workers 2 --out runs/shipped-wwii_hedgerow_hamlet-us
+	$(call copy_shipped,wwii_hedgerow_hamlet-us)
 	$(PY) -m evaluation.curves
 
 clean:
