@@ -488,13 +488,13 @@ class MCTSAgent:
         eps = self.epsilon
         batched = nets is not None and self.batch > 1
         critic_leaves = batched and self.evaluation == "ppo"
-        critics = self._critics if critic_leaves else None  # built once per search, read at every leaf
+        critics = self._critics if self.evaluation == "ppo" else None  # built once per search, read at every leaf
         pending: list[tuple[list[tuple[_Node, int]], Any]] = []  # batched: descents awaiting back-up
         new_nodes: list[tuple[_Node, tuple[int, str], Any, Any, Any]] = []  # batched: priors to compute
         if self.evaluation == "score":
             from agents.position_values import position_value
         elif self.evaluation == "ppo":
-            position_value = functools.partial(self._critic_value, critics=self._critics)
+            position_value = functools.partial(self._critic_value, critics=critics)
         else:
             position_value = None
         hints: dict[int, int] = {}  # root action -> how often it was the heuristic's choice
