@@ -258,6 +258,26 @@ def build_policy(arch: dict[str, Any], lr_schedule: Callable[[float], float] | N
     )
 
 
+def policy_blob(policy, both_sides: bool) -> tuple[bytes, str]:
+    """A live policy as data for another process: its tensors as safetensors bytes and its
+    architecture block as JSON (no pickled module; :func:`policy_from_blob` rebuilds it)."""
+    import safetensors.torch
+
+    tensors = {k: v.detach().cpu().contiguous() for k, v in policy.state_dict().items()}
+    return safetensors.torch.save(tensors), json.dumps(describe_policy(policy, both_sides))
+
+
+def policy_from_blob(blob: tuple[bytes, str], source: str):
+    """The policy :func:`policy_blob` described, rebuilt (architecture checked, tensors loaded;
+    ``source`` names it in a refusal)."""
+    import safetensors.torch
+
+    weights, arch = blob
+    policy = build_policy(check_architecture(json.loads(arch), source))
+    load_tensors(policy, safetensors.torch.load(weights), source)
+    return policy
+
+
 def load_tensors(policy, tensors: dict[str, Any], source: str) -> None:
     """Copy ``tensors`` (exactly the policy's state-dict keys and shapes) into ``policy``."""
     import torch

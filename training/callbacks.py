@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
+from agents.policy_io import policy_blob
 from agents.ppo import BOTH_SIDES, PolicyAgent
 from evaluation.match import build_agent, play_game
 from evaluation.stats import wilson_interval
@@ -55,7 +56,7 @@ def evaluate_policy(game, side: str, policy, opponent: str, games: int, seed: in
             learner = PolicyAgent(game, player, policy, both_sides=both)  # deterministic: no state
             winners = [_play_eval_game(game, learner, player, opponent, s) for s in seeds]
         else:
-            blob = _policy_blob(policy, both)
+            blob = policy_blob(policy, both)
             tasks = [(game.name, game.options, blob, player, opponent, seeds[i:i + EVAL_CHUNK])
                      for i in range(0, games, EVAL_CHUNK)]
             winners = [w for chunk in executor.map(_eval_chunk, tasks) for w in chunk]
@@ -78,16 +79,6 @@ def _play_eval_game(game, learner, player: int, opponent: str, seed: int) -> int
     return play_game(game, agents, seed, record=False).winner
 
 
-def _policy_blob(policy, both_sides: bool) -> tuple[bytes, str]:
-    """The policy as data for another process: safetensors bytes (float32) and its architecture (JSON)."""
-    import safetensors.torch
-
-    from agents.policy_io import describe_policy
-
-    tensors = {k: v.detach().cpu().contiguous() for k, v in policy.state_dict().items()}
-    return safetensors.torch.save(tensors), json.dumps(describe_policy(policy, both_sides))
-
-
 _WORKER_POLICIES: dict[str, Any] = {}  # a worker's rebuilt policies, by the hash of their bytes
 
 
@@ -95,18 +86,14 @@ def _eval_chunk(task: tuple) -> list[int | None]:
     """Worker side of :func:`evaluate_policy`: the winners of a chunk of evaluation games."""
     import hashlib
 
-    import safetensors.torch
-
-    from agents.policy_io import build_policy, check_architecture, load_tensors
+    from agents.policy_io import policy_from_blob
     from fof_env.core.registry import make_game
 
     game_name, options, (weights, arch), player, opponent, seeds = task
     key = hashlib.sha256(weights).hexdigest()
     policy = _WORKER_POLICIES.get(key)
     if policy is None:
-        architecture = check_architecture(json.loads(arch), "an evaluation task")
-        policy = build_policy(architecture)
-        load_tensors(policy, safetensors.torch.load(weights), "an evaluation task")
+        policy = policy_from_blob((weights, arch), "an evaluation task")
         _WORKER_POLICIES.clear()  # one policy at a time: each evaluation point has new weights
         _WORKER_POLICIES[key] = policy
     game = make_game(game_name, **options)

@@ -67,13 +67,19 @@ def _teacher_for(env, teacher: str, seed: int):
     return inner, build_agent(teacher, inner.game, inner.player, seed)
 
 
-def most_probable(policy, obs: np.ndarray, mask: np.ndarray) -> int:
-    """The action ``policy`` (a MaskableActorCriticPolicy) finds most probable on one observation."""
+def most_probable_actions(policy, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """The actions ``policy`` (a MaskableActorCriticPolicy) finds most probable on a batch of
+    observations (``B x D``) under their legal masks (``B x num_actions``)."""
     import torch
 
     with torch.no_grad():
-        dist = policy.get_distribution(torch.as_tensor(obs[None], dtype=torch.float32), action_masks=mask[None])
-        return int(dist.distribution.probs.argmax())
+        dist = policy.get_distribution(torch.as_tensor(observations, dtype=torch.float32), action_masks=masks)
+        return dist.distribution.probs.argmax(dim=1).numpy()
+
+
+def most_probable(policy, obs: np.ndarray, mask: np.ndarray) -> int:
+    """The action ``policy`` finds most probable on one observation (:func:`most_probable_actions`)."""
+    return int(most_probable_actions(policy, obs[None], mask[None])[0])
 
 
 def collect(env, teacher: str, episodes: int, seed: int, gamma: float, progress: bool = False,
@@ -143,34 +149,21 @@ CHUNK = 50  # imitation episodes per task on a pool or a cluster
 def collect_task(task: tuple) -> Demonstrations:
     """One chunk of :func:`collect` in a worker: ``(env_args, teacher, seed, gamma, first, count,
     learner)``, ``env_args`` being :func:`training.envs.build_env`'s arguments and ``learner`` None
-    or a policy's ``(architecture, tensors)`` (:func:`policy_weights`), rebuilt here."""
+    or the :func:`~agents.policy_io.policy_blob` of the policy that plays, rebuilt here."""
+    from agents.policy_io import policy_from_blob
     from training.envs import build_env
 
     env_args, teacher, seed, gamma, first, count, learner = task
-    policy = None
-    if learner is not None:
-        from agents.policy_io import build_policy, load_tensors
-
-        architecture, tensors = learner
-        policy = build_policy(architecture)
-        load_tensors(policy, tensors, "the learner's policy")
+    policy = None if learner is None else policy_from_blob(learner, "the learner's policy")
     return collect(build_env(*env_args), teacher, count, seed, gamma, first=first, learner=policy)
 
 
-def policy_weights(policy, both_sides: bool) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A policy as a worker can rebuild it: its architecture block and float32 tensors (copies)."""
-    from agents.policy_io import describe_policy
-
-    tensors = {k: v.detach().clone().float() for k, v in policy.state_dict().items()}
-    return describe_policy(policy, both_sides), tensors
-
-
 def collect_on(executor, env_args: tuple, teacher: str, episodes: int, seed: int, gamma: float,
-               progress: bool = False, first: int = 0,
-               learner: tuple[dict[str, Any], dict[str, Any]] | None = None) -> Demonstrations:
+               progress: bool = False, first: int = 0, learner: tuple[bytes, str] | None = None) -> Demonstrations:
     """:func:`collect` of episodes ``first .. first + episodes - 1`` as chunks of ``CHUNK`` on
     ``executor`` (:mod:`evaluation.executors`): the same episodes, so the same data, as in one
-    process; ``learner`` is :func:`policy_weights` of the policy that plays a DAgger round."""
+    process; ``learner`` is the :func:`~agents.policy_io.policy_blob` of the policy that plays a
+    DAgger round."""
     tasks = [(env_args, teacher, seed, gamma, start, min(CHUNK, first + episodes - start), learner)
              for start in range(first, first + episodes, CHUNK)]
     bar = _bar(episodes, "imitation games", progress)
@@ -215,15 +208,14 @@ def behaviour_clone(policy, data: Demonstrations, epochs: int, batch_size: int =
     with torch.no_grad():
         obs, act, mask, ret = tensors(test_idx)
         values, log_prob, _ = policy.evaluate_actions(obs, act, action_masks=mask)
-        dist = policy.get_distribution(obs, action_masks=mask.numpy())
-        chosen = dist.distribution.probs.argmax(dim=1)
+        chosen = most_probable_actions(policy, data.observations[test_idx], data.masks[test_idx])
         return {
             "decisions": len(data),
             "episodes": data.episodes,
             "teacher_win_rate": round(data.win_rate, 4),
             "epochs": epochs,
             "held_out": int(held),
-            "accuracy": round(float((chosen == act).float().mean()), 4),
+            "accuracy": round(float((chosen == data.actions[test_idx]).astype(np.float32).mean()), 4),
             "nll": round(float(-log_prob.mean()), 4),
             "value_mse": round(float(torch.nn.functional.mse_loss(values.flatten(), ret)), 4),
         }
@@ -231,12 +223,10 @@ def behaviour_clone(policy, data: Demonstrations, epochs: int, batch_size: int =
 
 def agreement(policy, data: Demonstrations) -> float:
     """The share of ``data``'s decisions on which ``policy``'s most probable action is the one recorded."""
-    import torch
-
-    with torch.no_grad():
-        dist = policy.get_distribution(torch.as_tensor(data.observations), action_masks=data.masks)
-        chosen = dist.distribution.probs.argmax(dim=1).numpy()
-    return round(float((chosen == data.actions).mean()), 4) if len(data) else 0.0
+    if not len(data):
+        return 0.0
+    chosen = most_probable_actions(policy, data.observations, data.masks)
+    return round(float((chosen == data.actions).mean()), 4)
 
 
 def anchor_steps(policy, data: Demonstrations, weight: float, steps: int, batch_size: int,

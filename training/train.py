@@ -376,16 +376,17 @@ def _demonstrations(config: TrainConfig, progress: bool, executor, dagger_round:
     """The teacher's ``imitation_games`` games in the training env (the same for the same config);
     with ``learner`` (a policy), DAgger round ``dagger_round``'s: the next ``imitation_games``
     episodes, played by the learner and labelled by the teacher."""
+    from agents.policy_io import policy_blob
     from training.envs import build_env
-    from training.imitation import collect, collect_on, policy_weights
+    from training.imitation import collect, collect_on
 
     pool = parse_pool([s for s in config.opponents if s not in SNAPSHOT_SPECS] or ["random"], None)
     env_args = (config.game, config.side, config.options, pool, config.reward, None)
     first = dagger_round * config.imitation_games
     if executor.parallelism > 1:
-        weights = None if learner is None else policy_weights(learner, config.side == BOTH_SIDES)
+        blob = None if learner is None else policy_blob(learner, config.side == BOTH_SIDES)
         return collect_on(executor, env_args, config.imitate, config.imitation_games, config.seed,
-                          config.gamma, progress, first=first, learner=weights)
+                          config.gamma, progress, first=first, learner=blob)
     return collect(build_env(*env_args), config.imitate, config.imitation_games, config.seed,
                    config.gamma, progress, first=first, learner=learner)
 

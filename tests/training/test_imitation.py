@@ -11,7 +11,7 @@ pytest.importorskip("sb3_contrib")
 
 import torch  # noqa: E402
 
-from agents.policy_io import build_policy  # noqa: E402
+from agents.policy_io import build_policy, policy_blob  # noqa: E402
 from evaluation.executors import make_executor  # noqa: E402
 from evaluation.match import build_agent  # noqa: E402
 from fof_env.core.registry import make_game  # noqa: E402
@@ -24,7 +24,6 @@ from training.imitation import (  # noqa: E402
     collect,
     collect_on,
     most_probable,
-    policy_weights,
 )
 
 
@@ -90,7 +89,7 @@ def test_a_dagger_round_on_worker_processes_collects_the_same_rows():
     here = collect(build_env(*env_args), "heuristic", 3, 0, 0.99, first=4, learner=policy)
     with make_executor("local", 2) as executor:
         there = collect_on(executor, env_args, "heuristic", 3, 0, 0.99, first=4,
-                           learner=policy_weights(policy, False))
+                           learner=policy_blob(policy, False))
     for field in ("observations", "masks", "actions", "returns"):
         assert np.array_equal(getattr(here, field), getattr(there, field)), field
     assert (here.episodes, here.win_rate) == (there.episodes, there.win_rate)
