@@ -76,7 +76,7 @@ strength: $(STAMP)
 # --resume); with a constant learning rate these commands train the same steps with the same seeds.
 # Seven were re-run to their shipped files bit for bit on one machine; fubar_village_patrol-patrol's
 # was not. torch's float arithmetic follows the processor's instruction set, so these commands give the
-# shipped files only on the kind of processor that trained them (README, "Pretrained bots"; cards
+# shipped files only on the kind of processor that trained them (docs/models.md, "How each model was made"; cards
 # written since record it under "platform").
 # $(call copy_shipped,MODEL): copy runs/shipped-MODEL's model and card into agents/models;
 # $(call finish_shipped,MODEL): first finish the run from its best evaluated checkpoint.
