@@ -97,7 +97,9 @@ train-shipped: $(STAMP)
 	$(call finish_shipped,fubar_village_patrol-patrol)
 	$(VENV)/bin/fof train --game fubar_lost_and_found --side taliban --imitate heuristic --imitation-games 800 --opponent heuristic random --opponent-weights 0.6 0.4 --eval-opponent heuristic random --seed 1 --steps 200000 --eval-every 100000 --eval-games 100 --final-eval-games 400 --out runs/shipped-fubar_lost_and_found-taliban
 	$(call finish_shipped,fubar_lost_and_found-taliban)
-	$(VENV)/bin/fof train --game strike_force_one --side us --reward shaped --imitate heuristic --imitation-games 2000 --imitation-epochs 15 --opponent heuristic random --opponent-weights 0.7 0.3 --eval-opponent heuristic random --net-arch 256 256 --learning-rate 3e-4 --ent-coef 0.01 --steps 900000 --eval-every 100000 --eval-games 100 --final-eval-games 400 --out runs/shipped-strike_force_one-us
+	@# The shipped run (sfo-us-f) was cut by a 30-minute timeout at 1.83M steps; --stop-at pauses this one
+	@# at its best evaluated point, 1.4M, however fast the machine, and --best finishes from there
+	$(VENV)/bin/fof train --game strike_force_one --side us --reward shaped --imitate heuristic --imitation-games 2000 --imitation-epochs 15 --opponent heuristic random --opponent-weights 0.7 0.3 --eval-opponent heuristic random --net-arch 256 256 --learning-rate 3e-4 --ent-coef 0.01 --steps 3000000 --stop-at 1400000 --eval-every 100000 --eval-games 100 --final-eval-games 400 --out runs/shipped-strike_force_one-us
 	$(call finish_shipped,strike_force_one-us)
 	$(VENV)/bin/fof train --game lost_and_found --side usmc --reward shaped --imitate heuristic --imitation-games 1500 --imitation-epochs 15 --opponent heuristic random --opponent-weights 0.6 0.4 --eval-opponent heuristic random --net-arch 128 128 --learning-rate 2.5e-4 --ent-coef 0.005 --gamma 0.995 --seed 2 --steps 800000 --eval-every 100000 --eval-games 100 --final-eval-games 400 --out runs/shipped-lost_and_found-usmc
 	$(call finish_shipped,lost_and_found-usmc)
