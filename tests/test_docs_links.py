@@ -19,13 +19,17 @@ def anchor(heading: str) -> str:
     return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
 
 
+def prose(page: Path) -> str:
+    """The page's text without its fenced code blocks (a ``#`` there is a comment, not a heading)."""
+    return _FENCE.sub("", page.read_text(encoding="utf-8"))
+
+
 def anchors(page: Path) -> set[str]:
-    text = _FENCE.sub("", page.read_text(encoding="utf-8"))
-    return {anchor(m.group(1)) for m in re.finditer(r"^#+\s+(.*)$", text, re.M)}
+    return {anchor(m.group(1)) for m in re.finditer(r"^#+\s+(.*)$", prose(page), re.M)}
 
 
 def links(page: Path) -> list[str]:
-    return [t for t in _LINK.findall(_FENCE.sub("", page.read_text(encoding="utf-8")))
+    return [t for t in _LINK.findall(prose(page))
             if not re.match(r"[a-z]+:", t)]  # http:, https:, mailto: are not ours to check
 
 
