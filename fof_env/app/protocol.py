@@ -470,7 +470,8 @@ def _games_info() -> list[dict[str, Any]]:
         try:
             game = make_game(name)
             rview = view_for(name)
-            board = rview.board(game.new_initial_state(0), 0)["type"]
+            start = game.new_initial_state(0)
+            board = rview.board(start, 0)["type"]
         except Exception:  # noqa: BLE001 - a game that cannot start with its defaults is left out
             continue
         options = [
@@ -486,6 +487,7 @@ def _games_info() -> list[dict[str, Any]]:
         games.append(
             {
                 "name": name,
+                "title": rview.title(start),
                 "sides": list(game.player_names),
                 "options": options,
                 "board": board,

@@ -22,3 +22,14 @@ def font(size: int, bold: bool = False):
         return ImageFont.load_default(size=size)
     except TypeError:  # Pillow < 10.1
         return ImageFont.load_default()
+
+
+# Side colours (``#rrggbb``) where a scenario names none: side 0 red, side 1 green. The browser board
+# and the RGB renderers (GIFs) read the same colours (a view's ``colours``; :func:`rgb`).
+DEFAULT_SIDE_COLOURS = ("#b23426", "#3a6030")
+
+
+def rgb(colour: str) -> tuple[int, int, int]:
+    """``"#3a6030"`` -> ``(58, 96, 48)``."""
+    text = colour.lstrip("#")
+    return int(text[0:2], 16), int(text[2:4], 16), int(text[4:6], 16)

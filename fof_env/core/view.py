@@ -21,7 +21,9 @@ A view (``VIEW_FORMAT``) is a dict with: ``format``, ``game``, ``options``, ``si
 ``your_turn``, ``legal`` (the owner's legal actions, canonical strings with labels and
 what they point at: ``hex``, ``unit``, ``point``/``x``/``y``, ``preview``; empty for the
 other side), ``board`` (ruleset-specific, ``type`` ``"hexmap"``, ``"table"`` or
-``"text"``) and ``text`` (the text picture). ``docs/protocol.md`` documents every field;
+``"text"``) and ``text`` (the text picture), ``colours`` (side -> ``#rrggbb``, the scenario's), ``victory`` (the
+victory conditions in words) and ``score_text`` (the score in words). ``docs/protocol.md``
+documents every field;
 ``fof_env/app/schemas/protocol.schema.json`` (``$defs/view``) is its JSON Schema.
 
 Events reach a side through :class:`EventLog`: it decides, when events happen, which of
@@ -38,6 +40,7 @@ from dataclasses import dataclass
 from typing import Any
 
 VIEW_FORMAT = "fof-view/1"
+UMPIRE = "umpire"  # the viewer of a replay who sees both sides (finished games only)
 
 # game name -> "module:Class" (a RulesetView subclass), imported lazily.
 _VIEWS: dict[str, str | type[RulesetView]] = {
@@ -87,9 +90,12 @@ class Played:
     kind: str
     action: str
     by: str  # "human", "bot" or "auto" (an automatic pass)
+    events_before: int = 0  # this side's events logged before the decision (its place in the log)
+    turn: int | None = None  # the game turn it was made in
 
     def to_dict(self) -> dict[str, Any]:
-        return {"index": self.index, "side": self.side, "kind": self.kind, "action": self.action, "by": self.by}
+        return {"index": self.index, "side": self.side, "kind": self.kind, "action": self.action, "by": self.by,
+                "events_before": self.events_before, "turn": self.turn}
 
 
 class RulesetView:
@@ -107,6 +113,9 @@ class RulesetView:
     * :meth:`secret_from` -- whether the current decision, its action and its effects are
       secret from ``player``; :meth:`action_visible` -- whether an action of the other side
       may be shown to ``player`` (default: unless the decision is secret);
+    * :meth:`title` -- the game's name for people; :meth:`colours` -- each side's colour (``#rrggbb``); :meth:`victory` -- the victory
+      conditions in words; :meth:`score_text` -- the score in words;
+    * :meth:`umpire_board` -- the board as an umpire sees it (for replays of finished games);
     * :attr:`REACTION_KINDS` -- decisions that answer the other side (dialogs, "pass all").
     """
 
@@ -152,6 +161,49 @@ class RulesetView:
     def score(self, state) -> Any:
         return _plain(getattr(state, "score", None))
 
+    def title(self, state) -> str:
+        """The game's name for people ("Strike Force One", "Force on Force: Lost & Found")."""
+        return state.game.name.replace("_", " ").title()
+
+    def colours(self, state) -> dict[str, str]:
+        """Side name -> its colour (``#rrggbb``); the defaults of :mod:`fof_env.core.drawing`."""
+        from fof_env.core.drawing import DEFAULT_SIDE_COLOURS
+
+        return dict(zip(state.game.player_names, DEFAULT_SIDE_COLOURS, strict=True))
+
+    def victory(self, state) -> list[str]:
+        """The victory conditions in words, one sentence each (none by default)."""
+        return []
+
+    def score_text(self, state) -> str | None:
+        """The score in words (default: the score's entries, keys with spaces)."""
+        score = self.score(state)
+        if isinstance(score, dict):
+            return ", ".join(f"{str(k).replace('_', ' ')} {v}" for k, v in score.items()) or None
+        return None if score is None else str(score)
+
+    def umpire_board(self, state) -> dict[str, Any]:
+        """The board as an umpire sees it: every unit either side knows of (each unit as its own side
+        sees it) and every marker of both sides' boards. Only for a finished game (a replay): it
+        holds what each side hides from the other."""
+        boards = [self.board(state, p) for p in (0, 1)]
+        names = state.game.player_names
+        out = dict(boards[0])
+        if "units" in out:
+            units: dict[str, dict[str, Any]] = {}
+            for p, board in enumerate(boards):
+                for u in board.get("units", []):
+                    if u.get("id") not in units or u.get("side") == names[p]:
+                        units[u.get("id")] = u
+            out["units"] = list(units.values())
+        if "markers" in out:
+            seen = {}
+            for board in boards:
+                for m in board.get("markers", []):
+                    seen.setdefault(repr(sorted(m.items())), m)
+            out["markers"] = list(seen.values())
+        return out
+
     # ---- the view ------------------------------------------------------------------------
     def legal(self, state) -> list[dict[str, Any]]:
         """The current decision's legal actions: ``action`` (canonical), ``label`` and pointers."""
@@ -184,7 +236,9 @@ class RulesetView:
             out["context"] = self.context(state, player)
         return out
 
-    def view(self, state, player: int, *, events: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    def view(self, state, player: int, *, events: list[dict[str, Any]] | None = None, lean: bool = False) -> dict[str, Any]:
+        """``player``'s view (the module docstring); ``lean``: without the text picture and the legal
+        actions (``""`` and ``[]``: a replay's frames, which show neither)."""
         game = state.game
         names = game.player_names
         mine = not state.is_terminal and state.current_player == player
@@ -202,13 +256,48 @@ class RulesetView:
             "score": self.score(state),
             "decision": self.decision(state, player),
             "your_turn": mine,
-            "legal": self.legal(state) if mine else [],
+            "legal": self.legal(state) if mine and not lean else [],
             "board": self.board(state, player),
-            "text": self.text(state, player),
+            "text": "" if lean else self.text(state, player),
+            "colours": self.colours(state),
+            "victory": self.victory(state),
+            "score_text": self.score_text(state),
         }
         if events is not None:
             out["events"] = events
         return out
+
+    def umpire_view(self, state, *, lean: bool = False) -> dict[str, Any]:
+        """What an umpire sees of ``state``: the view's fields with ``side`` ``"umpire"`` (``player``
+        -1), the whole decision (context included), no legal actions, :meth:`umpire_board` and the
+        full text picture (``lean``: none). For replays of finished games only (:mod:`fof_env.core.replay`)."""
+        game = state.game
+        d = None if state.is_terminal else state.decision
+        decision = None
+        if d is not None:
+            decision = {"kind": d.kind, "side": game.player_names[d.player], "player": d.player,
+                        "reaction": d.kind in self.REACTION_KINDS, "context": self.context(state, d.player)}
+        return {
+            "format": VIEW_FORMAT,
+            "game": game.name,
+            "options": _plain(dict(game.options)),
+            "sides": list(game.player_names),
+            "side": UMPIRE,
+            "player": -1,
+            "turn": self.turn(state),
+            "decisions": len(state.history),
+            "terminal": bool(state.is_terminal),
+            "result": _plain(state.result()),
+            "score": self.score(state),
+            "decision": decision,
+            "your_turn": False,
+            "legal": [],
+            "board": self.umpire_board(state),
+            "text": "" if lean else str(state),
+            "colours": self.colours(state),
+            "victory": self.victory(state),
+            "score_text": self.score_text(state),
+        }
 
 
 class EventLog:
@@ -241,10 +330,11 @@ class EventLog:
         text = state.action_to_str(action)
         kind = state.decision.kind
         side = self.names[state.current_player]
+        turn = self.view.turn(state)
         for p in (0, 1):
             self._secret[p] = self.view.secret_from(state, p) and state.current_player != p
             if self.view.action_visible(state, p, text):  # else the side is not told of the decision
-                self.played[p].append(Played(len(state.history), side, kind, text, by))
+                self.played[p].append(Played(len(state.history), side, kind, text, by, len(self.events[p]), turn))
 
     def after(self, state) -> None:
         """Take the events the last action produced."""

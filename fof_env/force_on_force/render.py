@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from fof_env.core.drawing import rgb
 from fof_env.force_on_force.constants import DOWN, FIGURE_STATES, KIA, SERIOUS
 from fof_env.force_on_force.rules.wwii_vehicles import vehicle_words
 from fof_env.force_on_force.table_render import render_table_ascii, render_table_rgb
@@ -75,7 +76,10 @@ def render_text(s, viewer: int | None = None) -> str:
 
 def render_rgb(s, scale: int = 16) -> np.ndarray:
     """A picture of the table: terrain, units (effective/total figures, status) and the pilot."""
+    from fof_env.core.view import view_for
+
     xy = s.sc.table.xy
+    colours = view_for(s.game.name).colours(s)  # the board's colours (the scenario's)
     units = []
     for u in range(s.NUM_UNITS):
         if s.pos[u] < 0 or not any(s.figs[u]):
@@ -83,7 +87,9 @@ def render_rgb(s, scale: int = 16) -> np.ndarray:
         f = s.figs[u]
         x, y = xy[s.pos[u]]
         units.append({
-            "x": x, "y": y, "side": s.SIDES[s.UNIT_SIDE[u]], "player": s.UNIT_SIDE[u], "label": label(s.UNIT_NAMES[u]),
+            "x": x, "y": y, "side": s.SIDES[s.UNIT_SIDE[u]], "player": s.UNIT_SIDE[u],
+            "label": s.UNIT_NAMES[u].split(".")[-1],  # as on the browser board
+            "colour": rgb(colours[s.game.player_names[s.UNIT_SIDE[u]]]),
             "effective": s.effective(u), "casualties": f[DOWN] + f[SERIOUS] + f[KIA],
             "status": _status(s, u),
         })  # fmt: skip

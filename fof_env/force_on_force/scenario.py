@@ -75,6 +75,7 @@ class SideSpec:
     confidence: str
     irregular: bool = False
     seed_quote: str = ""
+    colour: str = ""  # its counters' colour (#rrggbb) on the board and in pictures; "": the default
 
 
 @dataclass(frozen=True)
@@ -252,7 +253,7 @@ def scenario_from_dict(data: Any, origin: str = "<dict>") -> Scenario:
         SideSpec(
             id=s["id"], name=s["name"], edge=s["edge"], initiative_die=s["initiative_die"], tq=s["tq"],
             morale=s["morale"], body_armor=s["body_armor"], supply=s["supply"], confidence=s["confidence"],
-            irregular=s.get("irregular", False), seed_quote=s.get("seed_quote", ""),
+            irregular=s.get("irregular", False), seed_quote=s.get("seed_quote", ""), colour=s.get("colour", ""),
         )
         for s in data["sides"]
     )

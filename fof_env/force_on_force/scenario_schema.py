@@ -74,6 +74,7 @@ _SIDE = {
     "properties": {
         "id": _ID,
         "name": _TEXT,
+        "colour": {"type": "string", "pattern": "^#[0-9a-fA-F]{6}$"},
         "edge": {"enum": list(EDGES)},
         "initiative_die": {"enum": list(DIE_TYPES)},
         "tq": {"enum": list(DIE_TYPES)},

@@ -158,7 +158,8 @@ def render_table_rgb(
 
     Terrain: open ground tan, woods dark green, buildings brown with a grey edge,
     stream banks a blue strip, walls thick grey lines, grid points faint dots.
-    Each unit dict needs ``x``, ``y`` (inches), ``player`` (0 or 1; or ``side`` ``"usmc"``/``"taliban"``),
+    Each unit dict needs ``x``, ``y`` (inches), ``player`` (0 or 1; or ``side`` ``"usmc"``/``"taliban"``;
+    ``colour``, an RGB triple, when given, is its fill),
     ``label``, ``effective``, ``casualties`` and ``status`` (words separated by spaces
     or commas, e.g. ``"pinned"``, ``"hidden overwatch"``; ``""`` for none); it is drawn
     as a disc (blue for player 1, e.g. the USMC; red for player 0, e.g. the Taliban) with the label, ``"effective/total"`` below it
@@ -239,14 +240,18 @@ def render_table_rgb(
                 width=ring,
             )
         player = u.get("player", 1 if u.get("side") == "usmc" else 0)
-        fill = _COLORS["usmc"] if player == 1 else _COLORS["taliban"]
+        fill = u.get("colour") or (_COLORS["usmc"] if player == 1 else _COLORS["taliban"])
         draw.ellipse(
             (cx - radius, cy - radius, cx + radius, cy + radius),
             fill=fill,
             outline=_COLORS["unit_edge"],
             width=1,
         )
-        draw.text((cx, cy), str(u["label"]), fill=_COLORS["text"], font=label_font, anchor="mm")
+        text = str(u["label"])
+        size = max(6, int(0.8 * scale))
+        while size > 6 and draw.textlength(text, font=font(size, bold=True)) > 1.9 * radius:
+            size -= 1  # a long label ("Sherman") in a smaller font
+        draw.text((cx, cy), text, fill=_COLORS["text"], font=font(size, bold=True), anchor="mm")
         effective = int(u["effective"])
         total = int(u.get("total", effective + int(u["casualties"])))
         ty = cy + radius + ring * len(words) + 0.4 * scale

@@ -25,7 +25,6 @@ from typing import Any
 
 from fof_env.core.view import RulesetView, point_ref, table_board
 
-LABELS_BY_SIDE = ("T", "U")
 _NAMED_LABELS = {
     "pass": "Pass",
     "move": "Move",
@@ -105,6 +104,10 @@ class _Facts:
         return bool(values[u]) if values is not None and u < len(values) else False
 
     @staticmethod
+    def flag_value(state, name: str) -> bool:
+        return bool(getattr(state, name, False))
+
+    @staticmethod
     def number(state, name: str, default: int = -1) -> int:
         value = getattr(state, name, default)
         return int(value) if isinstance(value, int) else default
@@ -173,12 +176,12 @@ class ForceOnForceView(RulesetView):
         states = _Facts.figure_states()
         sides = state.game.player_names
         focus = self._focus(state, player)
+        titles = _unit_titles(state)
+        known = [u for u in self.known_units(state, player) if state.pos[u] >= 0 and any(state.figs[u])]
         units = []
-        for u in self.known_units(state, player):
+        for u in known:
             p = state.pos[u]
             figs = state.figs[u]
-            if p < 0 or not any(figs):
-                continue
             side = 0 if u in own else 1
             status = [
                 name
@@ -197,13 +200,17 @@ class ForceOnForceView(RulesetView):
             units.append(
                 {
                     "id": names[u],
+                    "name": titles.get(names[u], names[u]),
                     "side": sides[side],
-                    "label": LABELS_BY_SIDE[side] + names[u].split(".")[-1],
+                    "label": names[u].split(".")[-1],
                     **point_ref(table, p),
                     "figures": counts,
                     "effective": effective,
+                    "out_of_action": effective == 0,
                     "status": status,
                     "focus": names[u] in focus,
+                    "optimum_range": int(state.tq[u]),
+                    "sees": _sight(state, u, [t for t in known if (t in own) != (u in own)]),
                 }
             )
             if getattr(state.sc, "vehicles", None):  # a WWII AFV: drawn as a vehicle (rules/wwii_vehicles.py)
@@ -214,8 +221,49 @@ class ForceOnForceView(RulesetView):
             markers.append({"kind": "pilot", "label": "P", **point_ref(table, pilot)})
         extra = {}
         if getattr(state, "cards", None) is not None:  # the WWII deck: the enemy's hand by its size only
-            extra["fog_of_war"] = state.fog_cards_seen_by(player)
+            extra["fog_of_war"] = seen = state.fog_cards_seen_by(player)
+            seen["hand_titles"] = _card_titles(seen["hand"])
         return table_board(table, units, markers, edges=_Facts.edges(state), **extra)
+
+    def umpire_board(self, state) -> dict[str, Any]:
+        out = super().umpire_board(state)
+        if getattr(state, "cards", None) is not None:  # both hands (a finished game's replay)
+            sides = state.game.player_names
+            out["fog_of_war"] = {**state.fog_cards_seen_by(0), "hand": None, "hand_titles": None,
+                                 "hands": {sides[p]: _card_titles(state.hand_names(p)) for p in (0, 1)}}
+        return out
+
+    def title(self, state) -> str:
+        module = " WWII" if any(rule.startswith("wwii") for rule in state.sc.scenario.rules) else ""
+        return f"Force on Force{module}: {state.sc.scenario.name}"
+
+    def colours(self, state) -> dict[str, str]:
+        from fof_env.core.drawing import DEFAULT_SIDE_COLOURS
+
+        sides = state.game.player_names
+        return {sides[p]: state.sc.sides[p].colour or DEFAULT_SIDE_COLOURS[p] for p in (0, 1)}
+
+    def victory(self, state) -> list[str]:
+        return victory_words(state)
+
+    def score_text(self, state) -> str:
+        titles = [state.sc.sides[p].name for p in (0, 1)]
+        vp = state.victory_points()
+        text = f"{titles[0]} {vp[0]} VP, {titles[1]} {vp[1]} VP"
+        pilot = state.sc.pilot
+        if pilot is not None:
+            hunters = titles[1 - pilot.side]
+            if _Facts.flag_value(state, "auto_win"):
+                text += f"; {hunters} automatic victory (the pilot was still on the table)"
+            elif _Facts.number(state, "pilot_exit", 0) > 0:
+                text += f"; the pilot was escorted off the table in turn {_Facts.number(state, 'pilot_exit', 0)}"
+            elif not state.is_terminal:
+                with_unit = _Facts.number(state, "pilot_unit")
+                where = f"with {_Facts.unit_names(state)[with_unit]}" if with_unit >= 0 else "on his own"
+                text += f"; the pilot is {where}: {hunters} win if he is still on the table at the end of turn {pilot.deadline_turn}"
+        if not state.is_terminal:
+            text += f" (so far; turn {state.turn} of {state.sc.turns})"
+        return text
 
     def _focus(self, state, player: int) -> set[str]:
         if state.is_terminal or state.current_player != player:
@@ -284,6 +332,69 @@ class ForceOnForceView(RulesetView):
 
 
 _POINT = re.compile(r"x\d\dy\d\d")
+
+
+def _card_titles(keys: list[str]) -> list[str]:
+    """The names of WWII Fog of War cards ("excellent_position" -> "An Excellent Position")."""
+    from fof_env.force_on_force.rules.wwii_fog import card_specs
+
+    names = {c.key: c.name for c in card_specs()}
+    return [names.get(k, k) for k in keys]
+
+
+def _unit_titles(state) -> dict[str, str]:
+    """Unit id -> the scenario's name for it ("Rifle Team Able")."""
+    return {spec.id: spec.name for spec in state.sc.scenario.units}
+
+
+def _sight(state, u: int, others: list[int]) -> list[dict[str, Any]]:
+    """The units of ``others`` (the other side's, as the viewer knows them) in line of sight of unit
+    ``u``, with the range in inches (the table's own line of sight and distances)."""
+    table = state.sc.table
+    here = state.pos[u]
+    los = table.los[here]
+    names = _Facts.unit_names(state)
+    return [{"unit": names[t], "range": round(float(table.dist[here][state.pos[t]]), 1)}
+            for t in others if los[state.pos[t]]]
+
+
+_ENEMY_FIGURES = {
+    "enemy_kia": "killed",
+    "enemy_serious": "seriously wounded",
+    "enemy_captured": "captured",
+    "enemy_casualties": "killed, seriously wounded or captured",
+}
+
+
+def victory_words(state) -> list[str]:
+    """The scenario's victory conditions in words: its VP terms (:mod:`fof_env.force_on_force.victory`),
+    the downed pilot's VP and automatic victory, and who wins at the end."""
+    sides = [state.sc.sides[p].name for p in (0, 1)]
+    out = []
+    for term in state.sc.victory:
+        who, enemy = sides[term.side], sides[1 - term.side]
+        vp = f"{term.points} VP"
+        if term.kind in _ENEMY_FIGURES:
+            out.append(f"{who}: {vp} per {enemy} figure {_ENEMY_FIGURES[term.kind]}.")
+        elif term.kind == "units_destroyed":
+            out.append(f"{who}: {vp} per {enemy} unit with no figure left able to fight.")
+        elif term.kind == "feature_held":
+            out.append(f"{who}: {vp} if they alone hold the {term.feature} at the end.")
+        else:
+            out.append(f"{who}: {vp} per {term.kind.replace('_', ' ')}.")
+    pilot = state.sc.pilot
+    if pilot is not None:
+        who, hunters = sides[pilot.side], sides[1 - pilot.side]
+        out.append(f"{who}: {pilot.contact_vp} VP for reaching the downed pilot; {pilot.early_escort_vp} VP for "
+                   f"escorting him off the table before turn {pilot.early_escort_before_turn}, "
+                   f"{pilot.escort_vp} VP later.")
+        out.append(f"{hunters} win at once if the pilot is still on the table at the end of turn "
+                   f"{pilot.deadline_turn}.")
+        if state.sc.airstrike:
+            out.append(f"{who}: from turn 2 the pilot may call an air strike; a passed TQ check ends the game "
+                       "there and VP decide.")
+    out.append(f"After turn {state.sc.turns} the side with more VP wins; equal VP is a draw.")
+    return out
 
 
 def _mentions(text: str, name: str) -> bool:

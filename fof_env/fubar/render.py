@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from fof_env.core.drawing import font
+from fof_env.core.drawing import font, rgb
 from fof_env.fubar.constants import KIND_NAMES, STATUS_NAMES, TERMINAL
 
 _TERRAIN = {"woods": "T", "building": "B", "stream_bank": "~", "open": "."}
 _FILL = {"woods": (120, 170, 110), "building": (170, 140, 110), "stream_bank": (150, 190, 220),
          "improved_position": (190, 180, 130), "fortified_position": (140, 140, 140),
          "reinforced_fortification": (110, 110, 110)}  # fmt: skip
-_SIDE_COLOURS = ((200, 60, 50), (50, 90, 200))
 
 
 def label(s, u: int) -> str:
@@ -103,12 +102,15 @@ def render_rgb(s, scale: int = 14) -> np.ndarray:
             x0, y0, x1, y1 = (v * scale for v in f.segment)
             draw.line([x0, y0, x1, y1], fill=(90, 90, 90), width=max(2, scale // 4))
     small = font(max(8, scale - 3))
+    from fof_env.core.view import view_for
+
+    colours = [rgb(c) for c in view_for(s.game.name).colours(s).values()]  # the board's (the scenario's)
     for u in range(sc.n_units):
         if s.pos[u] < 0 or s.carried[u] >= 0 or not s.live(u):
             continue
         x, y = (v * scale for v in table.xy[s.pos[u]])
         r = scale * 0.9
-        colour = _SIDE_COLOURS[sc.unit_side[u]]
+        colour = colours[sc.unit_side[u]]
         if s.is_veh(u):
             draw.rectangle([x - r, y - r * 0.7, x + r, y + r * 0.7], fill=colour, outline=(0, 0, 0))
         else:

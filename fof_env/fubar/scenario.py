@@ -164,6 +164,7 @@ class SideSpec:
     name: str
     edge: str
     exit: bool
+    colour: str = ""  # its counters' colour (#rrggbb) on the board and in pictures; "": the default
 
 
 @dataclass(frozen=True)
@@ -330,7 +331,7 @@ def scenario_from_dict(d: Any, where: str = "scenario") -> Scenario:
     side_ids = [s["id"] for s in d["sides"]]
     if side_ids[0] == side_ids[1]:
         c.fail("sides[1].id", f"{side_ids[1]!r} is used by both sides")
-    sides = tuple(SideSpec(s["id"], s["name"], s["edge"], s.get("exit", False)) for s in d["sides"])
+    sides = tuple(SideSpec(s["id"], s["name"], s["edge"], s.get("exit", False), s.get("colour", "")) for s in d["sides"])
 
     def side_of(name: str, path: str) -> int:
         if name not in side_ids:

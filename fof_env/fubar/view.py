@@ -1,9 +1,11 @@
 """What one side may know of a FUBAR position: the ruleset's view (see :mod:`fof_env.core.view`).
 
 FUBAR has no hidden information, so both sides see the same board: every unit on the table (its point,
-figures by status, standing figures, statuses), the pilot when he is on his own, and the points of a
+figures by status, standing figures, statuses, the scenario's name, its weapons' longest range and the
+enemy units in its line of sight with their range), the pilot when he is on his own, and the points of a
 move under way; the decision's context goes to its owner only, as for every ruleset. Legal actions get
-labels and pointers (a point's ``x``/``y``, a unit's id and point, a member's weapons).
+labels and pointers (a point's ``x``/``y``, a unit's id and point, a member's weapons), and every fire
+target the chances of its fire (:func:`fire_preview`). The victory conditions and the score come in words.
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from fof_env.core.view import RulesetView, point_ref, table_board
-from fof_env.fubar.constants import STATUS_NAMES
+from fof_env.fubar.constants import F_AIMED, F_WALK, OK, STATUS_NAMES
+from fof_env.fubar.tables import succeeds
 
 _WORDS = {
     "walk": 'Walk 6" (fire at one point)',
@@ -56,11 +59,11 @@ class FubarView(RulesetView):
         sc = state.sc
         table = sc.table
         names = state.game.player_names
+        titles = [spec.name for spec in sc.scenario.units]
+        shown = [u for u in range(sc.n_units) if state.pos[u] >= 0 and not state.gone[u] and state.live(u)]
         units = []
-        for u in range(sc.n_units):
+        for u in shown:
             p = state.pos[u]
-            if p < 0 or state.gone[u] or not state.live(u):
-                continue
             counts: dict[str, int] = {}
             for f in state.members[u]:
                 key = STATUS_NAMES[state.fs[f]]
@@ -73,9 +76,12 @@ class FubarView(RulesetView):
             uid = sc.unit_ids[u]
             units.append({
                 "id": uid,
+                "name": titles[u],
                 "side": names[sc.unit_side[u]],
-                "label": uid.split(".")[0][:1].upper() + uid.split(".")[-1],
+                "label": uid.split(".")[-1],
                 **point_ref(table, p),
+                "range": max((sc.reach[f] for f in state.members[u]), default=0.0),
+                "sees": _sight(state, u, shown),
                 "vehicle": bool(state.is_veh(u)),
                 "figures": counts,
                 "effective": int(state.standing(u)),
@@ -90,6 +96,40 @@ class FubarView(RulesetView):
                 markers.append({"kind": "path", "label": "", **point_ref(table, q)})
         edges = dict(zip(state.game.player_names, sc.edges, strict=True))  # side name -> its friendly edge
         return table_board(table, units, markers, edges=edges)
+
+    def title(self, state) -> str:
+        return f"FUBAR: {state.sc.scenario.name}".replace(" (under FUBAR)", "")
+
+    def colours(self, state) -> dict[str, str]:
+        from fof_env.core.drawing import DEFAULT_SIDE_COLOURS
+
+        sides = state.sc.scenario.sides
+        return {state.game.player_names[p]: sides[p].colour or DEFAULT_SIDE_COLOURS[p] for p in (0, 1)}
+
+    def victory(self, state) -> list[str]:
+        return victory_words(state)
+
+    def score_text(self, state) -> str:
+        titles = [side.name for side in state.sc.scenario.sides]
+        vp = state.victory_points()
+        text = f"{titles[0]} {vp[0]} VP, {titles[1]} {vp[1]} VP"
+        if state.auto_win >= 0:
+            text += f"; {titles[state.auto_win]} automatic victory"
+        elif not state.is_terminal:
+            text += f" (so far; turn {state.turn} of {state.sc.scenario.turns})"
+        return text
+
+    def previews(self, state, actions: list[int]) -> dict[int, dict[str, Any]]:
+        kind = state.decision.kind
+        if kind not in ("fire_target", "split_target") or state.fshooter < 0:
+            return {}
+        sc = state.sc
+        out = {}
+        for a in actions:
+            if sc.unit0 <= a < sc.fig0:
+                slots = [state.fsel] if kind == "split_target" and state.fsel >= 0 else None
+                out[a] = fire_preview(state, state.fshooter, a - sc.unit0, slots)
+        return out
 
     def annotate(self, state, action: int, text: str) -> dict[str, Any]:
         sc = state.sc
@@ -124,3 +164,99 @@ class FubarView(RulesetView):
         if action < sc.n_points:
             return f"{'Move to' if kind == 'move_target' else 'At'} {text}"
         return text
+
+
+def _sight(state, u: int, shown: list[int]) -> list[dict[str, Any]]:
+    """The other side's units of ``shown`` in line of fire of ``u`` (the scenario geometry's own), with the
+    range in inches."""
+    sc = state.sc
+    here = state.pos[u]
+    los = sc.geo.fire_los[here]
+    return [{"unit": sc.unit_ids[t], "range": round(float(sc.table.dist[here][state.pos[t]]), 1)}
+            for t in shown if sc.unit_side[t] != sc.unit_side[u] and los[state.pos[t]]]
+
+
+def _chance(need: int, bonus: int = 0) -> float:
+    """The chance one die succeeds against ``need`` with ``bonus`` (FUBAR's dice: :func:`succeeds`)."""
+    return sum(1 for r in range(1, 7) if succeeds(r, r + bonus, need)) / 6
+
+
+def fire_preview(state, s: int, t: int, slots: list[int] | None = None) -> dict[str, Any]:
+    """The chances of the fire of unit ``s`` (its members ``slots``; default: every able member that can hit
+    ``t``) at unit ``t``, from the engine's own parts as the fire resolves them
+    (:meth:`~fof_env.fubar.fire.FireMixin._op_resolve`): each figure's Fire Points at the range
+    (``FigureSpec.fire``), the number needed (the firer's Expertise plus the target's cover, never worse
+    than 6; Aimed Fire +1 on the die), the target's save (a vehicle's armour, else
+    :meth:`~fof_env.fubar.fire.FireMixin.unit_save`). ``dice``, ``need``, ``p_hit`` (one die),
+    ``save`` (0: none), ``p_save`` (one hit saved), ``expected_hits``, ``expected_unsaved`` and ``p_any``
+    (the chance of one unsaved hit or more)."""
+    sc = state.sc
+    walking = bool(state.fmode & F_WALK)
+    aimed = 1 if state.fmode & F_AIMED else 0
+    ps, pt = state.pos[s], state.pos[t]
+    d = sc.table.dist[ps][pt]
+    los = bool(sc.geo.fire_los[ps][pt])
+    members = state.members[s]
+    if slots is None:
+        slots = [i for i in state.able(s) if t in state.member_targets(s, i, walking=walking)]
+    chances: list[float] = []
+    need_shown = 0
+    for i in slots:
+        f = members[i]
+        if state.fs[f] != OK:
+            continue
+        fp, ignores, indirect = sc.figs[f].fire(d, walking)
+        if not fp or (not los and not indirect):
+            continue
+        level = 0 if ignores else state.cover_level(t, ps, los)
+        need = min(6, sc.expertise[s] + level)
+        need_shown = max(need_shown, need)
+        chances += [_chance(need, aimed)] * fp
+    save = sc.vsave[t] if state.is_veh(t) else state.unit_save(t, ps)
+    p_save = _chance(save) if save else 0.0
+    miss_all = 1.0
+    for p in chances:
+        miss_all *= 1 - p * (1 - p_save)
+    hits = sum(chances)
+    return {
+        "dice": len(chances),
+        "need": need_shown,
+        "p_hit": round(hits / len(chances), 3) if chances else 0.0,
+        "save": int(save),
+        "p_save": round(p_save, 3),
+        "expected_hits": round(hits, 3),
+        "expected_unsaved": round(hits * (1 - p_save), 3),
+        "p_any": round(1 - miss_all, 3),
+    }
+
+
+_TERM_WORDS = {
+    "casualties": "per {of} casualty",
+    "captured": "per {of} figure captured",
+    "units_broken": "per {of} unit broken or with no figure standing",
+    "vehicles_destroyed": "per {of} vehicle destroyed",
+    "vehicles_immobilised": "per {of} vehicle immobilised",
+    "hold": "if they alone hold the {feature} at the end",
+    "pilot_contact": "for reaching the downed pilot",
+    "pilot_exit": "for escorting the pilot off the table",
+}
+
+
+def victory_words(state) -> list[str]:
+    """The scenario's victory terms in words (as :meth:`~fof_env.fubar.state.FubarState.victory_points`
+    counts them), its automatic victory, and who wins at the end."""
+    scenario = state.sc.scenario
+    sides = [side.name for side in scenario.sides]
+    out = []
+    for term in scenario.terms:
+        words = _TERM_WORDS.get(term.kind, term.kind.replace("_", " "))
+        of = sides[term.of] if isinstance(term.of, int) and 0 <= term.of < 2 else ""
+        text = f"{sides[term.side]}: {term.vp} VP " + words.format(of=of, feature=term.feature)
+        if term.kind == "pilot_exit" and term.before_turn:
+            text += f" before turn {term.before_turn} (the best escort term counts)"
+        out.append(text + ".")
+    if scenario.auto_pilot is not None:
+        side, turn = scenario.auto_pilot
+        out.append(f"{sides[side]} win at once if the pilot is still on the table at the end of turn {turn}.")
+    out.append(f"After turn {scenario.turns} the side with more VP wins; equal VP is a draw.")
+    return out

@@ -24,6 +24,7 @@ SIDE_UNITS = (tuple(range(0, 6)), tuple(range(6, 10)))
 NUM_UNITS = 10
 
 RESULTS = ("DE", "DR", "AR", "AE")
+SIDE_COLOURS = ("#b23426", "#3a6030")  # Soviet red, U.S. green: the board's counters and the pictures'
 
 
 @dataclass(frozen=True)

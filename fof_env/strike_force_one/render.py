@@ -26,8 +26,8 @@ import math
 
 import numpy as np
 
-from fof_env.core.drawing import font
-from fof_env.strike_force_one.data import SIDES, UNIT_LETTERS, UNIT_NAMES, UNIT_SIDE
+from fof_env.core.drawing import font, rgb
+from fof_env.strike_force_one.data import SIDE_COLOURS, SIDES, UNIT_LETTERS, UNIT_NAMES, UNIT_SIDE
 
 _SIDE_CODE = ("s", "u")
 _SIDE_LABEL = ("Soviet", "U.S.")
@@ -122,8 +122,8 @@ _COLORS = {
     "tree": (62, 98, 46),
     "edge": (110, 104, 90),
     "name": (70, 66, 58),
-    "soviet": (178, 52, 38),
-    "us": (58, 96, 48),
+    "soviet": rgb(SIDE_COLOURS[0]),
+    "us": rgb(SIDE_COLOURS[1]),
     "counter_edge": (20, 20, 20),
     "focus": (255, 208, 0),
     "target": (220, 30, 30),

@@ -2,7 +2,9 @@
 
 Strike Force One has no hidden units and no cards: both sides see the whole map. The view adds
 the hex map for the browser (``board.type == "hexmap"``: every hex with its name, column, row,
-centre and terrain; every unit on the map; the decision's markers) and labels for the actions.
+centre and terrain; every unit on the map; the decision's markers), labels for the actions, the
+odds of every attack (:func:`attack_odds`: the Combat Results Table's column for the
+differential, each result's chance on one die), the victory conditions and the score in words.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from fof_env.core.view import RulesetView
-from fof_env.strike_force_one.data import SIDES, UNIT_NAMES, UNIT_SIDE
+from fof_env.strike_force_one.data import RESULTS, SIDE_COLOURS, SIDES, UNIT_NAMES, UNIT_SIDE
 
 _PASS = {
     "select_unit": "End the movement phase",
@@ -23,6 +25,33 @@ class StrikeForceOneView(RulesetView):
     """The view of ``strike_force_one`` (both sides see everything but the future dice)."""
 
     REACTION_KINDS = frozenset({"retreat_hex", "advance"})
+
+    def title(self, state) -> str:
+        return "Strike Force One" + (" (optional rules)" if state.game.options.get("optional_rules") else "")
+
+    def colours(self, state) -> dict[str, str]:
+        return dict(zip(SIDES, SIDE_COLOURS, strict=True))
+
+    def victory(self, state) -> list[str]:
+        towns = ", ".join(state.sc.grid.names[t] for t in state.sc.towns)
+        return [
+            f"At the end of turn {state.sc.turns} the Soviets win if their units occupy at least two of the three "
+            f"towns ({towns}); otherwise the U.S. wins. There are no ties.",
+            "Units eliminated do not count towards victory.",
+        ]
+
+    def score_text(self, state) -> str:
+        score = state.score
+        return (
+            f"Soviets hold {score['soviet_towns']} of 3 towns (they need 2 at the end of turn {state.sc.turns}); "
+            f"units left: Soviet {score['soviet_units']}, U.S. {score['us_units']}"
+        )
+
+    def previews(self, state, actions: list[int]) -> dict[int, dict[str, Any]]:
+        kind = state.decision.kind
+        if kind not in ("attack_target", "attack_add"):
+            return {}
+        return {a: p for a in actions if (p := attack_preview(state, a)) is not None}
 
     def board(self, state, player: int) -> dict[str, Any]:
         grid = state.sc.grid
@@ -42,6 +71,7 @@ class StrikeForceOneView(RulesetView):
             units.append(
                 {
                     "id": name,
+                    "name": f"{'Soviet' if side == 0 else 'U.S.'} unit {name.split('.')[1]}",
                     "side": SIDES[side],
                     "label": name.split(".")[1],
                     "hex": grid.names[h],
@@ -100,6 +130,50 @@ class StrikeForceOneView(RulesetView):
         if kind == "advance":
             return f"Advance {text} into {ctx.get('into')}"
         return text
+
+
+def attack_odds(state, differential: int) -> dict[str, float]:
+    """Each Combat Results Table result's chance for an attack at ``differential`` (>= 0): the
+    table's column for it (the last column above +5, rule 5.6) on one six-sided die."""
+    from fof_env.strike_force_one.state import MAX_COLUMN
+
+    column = min(differential, MAX_COLUMN)
+    rows = state.sc.crt
+    return {r: sum(1 for row in rows if row[column] == r) / len(rows) for r in RESULTS}
+
+
+def attack_preview(state, action: int) -> dict[str, Any] | None:
+    """The odds an attack choice leads to, from the engine's own rules (a copy of the state plays the
+    choice): ``attack_target`` -- the attack on that hex with every unit that may join it;
+    ``attack_add`` -- the attack with that hex's units added; ``resolve`` -- the attack as declared.
+    ``attackers``, ``defense``, ``differential``, ``column`` and ``odds`` (:func:`attack_odds`);
+    None for ``pass``."""
+    from fof_env.strike_force_one.state import _COLUMN_NAMES, MAX_COLUMN, PASS, RESOLVE
+
+    if action == PASS:
+        return None
+    copy = state.clone()
+    if action != RESOLVE:
+        copy.apply(action)
+    if state.decision.kind == "attack_target":
+        while True:  # every unit that may join
+            adds = [a for a in copy.legal_actions() if a != RESOLVE]
+            if not adds:
+                break
+            copy.apply(adds[0])
+    attackers = list(copy.attack_units)
+    defense = copy.defense_value(copy.target)
+    differential = copy._differential(attackers, copy.target)
+    if differential < 0:  # no column: not an attack that may be made (rule 9.1)
+        return {"attackers": len(attackers), "defense": defense, "differential": differential, "column": None,
+                "odds": None}
+    return {
+        "attackers": len(attackers),
+        "defense": defense,
+        "differential": differential,
+        "column": _COLUMN_NAMES[min(differential, MAX_COLUMN)],
+        "odds": attack_odds(state, differential),
+    }
 
 
 def _phase(state) -> str:

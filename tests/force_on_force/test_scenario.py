@@ -93,8 +93,8 @@ def test_side_attributes():
     Level: High Body Armor: Standard (1D) Troop Quality/Morale: D8/D10" and "Taliban Force Basic Attributes
     Initiative Level: D6 Confidence Level: High Supply Level: Normal Troop Quality/Morale: D6/D10"."""
     tal, usmc = SC.sides
-    assert usmc == SideSpec("usmc", "USMC", "west", 8, 8, 10, 1, "high", "normal", False, usmc.seed_quote)
-    assert tal == SideSpec("taliban", "Taliban", "east", 6, 6, 10, 0, "normal", "high", False, tal.seed_quote)
+    assert usmc == SideSpec("usmc", "USMC", "west", 8, 8, 10, 1, "high", "normal", False, usmc.seed_quote, "#3a6030")
+    assert tal == SideSpec("taliban", "Taliban", "east", 6, 6, 10, 0, "normal", "high", False, tal.seed_quote, "#b23426")
     assert "Body Armor: Standard (1D)" in usmc.seed_quote and "D6/D10" in tal.seed_quote
 
 
