@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 from typing import TextIO
 
 from fof_env.app.protocol import MAX_LINE
@@ -38,6 +39,37 @@ def add_parsers(sub) -> None:
     from fof_env.app.loadtest import add_parser as add_loadtest
 
     add_loadtest(sub)
+    _add_replay_serve(sub)
+
+
+def _add_replay_serve(sub) -> None:
+    """``fof replay RECORD --serve``: the record on the browser board's replay viewer (the ``replay``
+    subcommand is evaluation's; the app adds the server to it)."""
+    replay = sub.choices.get("replay")
+    if replay is None:
+        return
+    replay.add_argument(
+        "--serve",
+        action="store_true",
+        help="open the record on the browser board's replay viewer (fof serve with the record loaded; Ctrl-C stops it)",
+    )
+    replay.add_argument("--port", type=int, default=8765, help="with --serve: the port (default 8765; 0: a free one)")
+    replay.set_defaults(run=functools.partial(_run_replay, replay.get_default("run")))
+
+
+def _run_replay(verify, args, out: TextIO) -> int:
+    """``fof replay``: verify the record, then with ``--serve`` serve it on the replay viewer."""
+    status = verify(args, out)
+    if status != 0 or not args.serve:
+        return status
+    from pathlib import Path
+
+    from fof_env.app.server import run_server
+
+    text = Path(args.record).read_text(encoding="utf-8")
+    serve = argparse.Namespace(host="127.0.0.1", port=args.port, bot_timeout=30.0, max_games=200, max_message=MAX_LINE,
+                               allow_model_paths=False, save_dir=None)
+    return run_server(serve, out, replays={"r1": text})
 
 
 def _common(parser) -> None:

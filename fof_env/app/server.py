@@ -5,6 +5,11 @@
 * ``WS /ws`` -- ``fof-protocol/1``: each text message is one request, answered by one reply
   message, in order (:class:`fof_env.app.protocol.Engine`). The games a connection makes are
   its own and are forgotten when it closes.
+* ``POST /replay`` -- body: a finished game's record (``fof-record/2`` JSON, at most
+  ``--max-message`` bytes); reply: its replay (:func:`fof_env.core.replay_frames.replay_frames`,
+  gzip-compressed), or ``{"ok": false, "error": ...}`` with status 400. ``GET /replay/{id}`` --
+  a replay the server was started with (``fof replay RECORD --serve``). The board opens a replay
+  with ``/?replay={id}``.
 
 Safety: binds to 127.0.0.1 unless ``--host`` says otherwise (with a warning); a WebSocket
 from a web page of another origin is refused (a page on another site can not drive a local
@@ -32,10 +37,13 @@ STATIC = Path(__file__).parent / "static"
 _LOCAL = ("127.0.0.1", "localhost", "::1", "[::1]")
 
 
-def create_app(engine: Engine, *, workers: int = 16):
-    """The Starlette application serving ``engine`` (routes in the module docstring)."""
+def create_app(engine: Engine, *, workers: int = 16, replays: dict[str, str] | None = None):
+    """The Starlette application serving ``engine`` (routes in the module docstring); ``replays``:
+    id -> a record the board may open as a replay (``GET /replay/{id}``)."""
     from starlette.applications import Starlette
-    from starlette.responses import FileResponse, Response
+    from starlette.middleware import Middleware
+    from starlette.middleware.gzip import GZipMiddleware
+    from starlette.responses import FileResponse, JSONResponse, Response
     from starlette.routing import Mount, Route, WebSocketRoute
     from starlette.staticfiles import StaticFiles
     from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -45,6 +53,32 @@ def create_app(engine: Engine, *, workers: int = 16):
 
     async def index(request):
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+
+    async def replay_post(request):
+        origin = request.headers.get("origin")
+        if origin is not None and not _same_origin(origin, request.headers.get("host", "")):
+            return JSONResponse({"ok": False, "error": "a page of another origin may not ask for replays"}, 403)
+        body = await request.body()
+        if len(body) > engine.max_line:
+            return JSONResponse({"ok": False, "error": f"record too long: {len(body)} bytes, the limit is {engine.max_line}"}, 413)
+        return await _replay_response(body)
+
+    async def replay_get(request):
+        text = (replays or {}).get(request.path_params["rid"])
+        if text is None:
+            return JSONResponse({"ok": False, "error": "no such replay"}, 404)
+        return await _replay_response(text)
+
+    async def _replay_response(record):
+        from fof_env.core.errors import PositionError
+        from fof_env.core.replay_frames import replay_frames
+
+        loop = asyncio.get_running_loop()
+        try:
+            frames = await loop.run_in_executor(pool, replay_frames, record, engine._describe)
+        except (PositionError, ValueError) as exc:
+            return JSONResponse({"ok": False, "error": " ".join(str(exc).split())[:500]}, 400)
+        return JSONResponse({"ok": True, "replay": frames})
 
     async def ws_endpoint(websocket: WebSocket) -> None:
         origin = websocket.headers.get("origin")
@@ -80,10 +114,13 @@ def create_app(engine: Engine, *, workers: int = 16):
         routes=[
             Route("/", index),
             Route("/favicon.ico", lambda request: Response(status_code=204)),
+            Route("/replay", replay_post, methods=["POST"]),
+            Route("/replay/{rid:str}", replay_get),
             WebSocketRoute("/ws", ws_endpoint),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         lifespan=lifespan,
+        middleware=[Middleware(GZipMiddleware, minimum_size=2000)],
     )
     return app
 
@@ -107,8 +144,9 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def run_server(args, out: TextIO) -> int:
-    """The ``fof serve`` command: bind, print the address, serve until interrupted."""
+def run_server(args, out: TextIO, replays: dict[str, str] | None = None) -> int:
+    """The ``fof serve`` command: bind, print the address, serve until interrupted (``replays``: as
+    :func:`create_app`; ``fof replay --serve`` prints the board's address of each)."""
     import uvicorn
 
     if args.host not in _LOCAL:
@@ -131,7 +169,7 @@ def run_server(args, out: TextIO) -> int:
         print(f"fof serve: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     config = uvicorn.Config(
-        create_app(engine),
+        create_app(engine, replays=replays),
         log_level="warning",
         ws_max_size=4 * args.max_message,
         ws_ping_interval=20,
@@ -141,6 +179,8 @@ def run_server(args, out: TextIO) -> int:
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
     print(f"fof serve: board http://{shown}:{port}/  protocol ws://{shown}:{port}/ws", file=out, flush=True)
+    for rid in replays or {}:
+        print(f"replay: http://{shown}:{port}/?replay={rid}", file=out, flush=True)
     with contextlib.suppress(KeyboardInterrupt):
         server.run(sockets=[sock])
     return 0

@@ -155,3 +155,73 @@ def test_loadtest_reports_latencies_and_stops_by_itself():
     assert report["games_at_once"] == 4 and report["errors"] == 0 and report["seconds"] < 20
     assert report["play"]["count"] > 10 and report["bot"]["count"] > 10
     assert 0 < report["play"]["p50_ms"] <= report["play"]["p99_ms"] <= report["play"]["max_ms"]
+
+
+def _post(url: str, body: bytes, origin: str | None = None) -> tuple[int, dict]:
+    import urllib.error
+    import urllib.request
+
+    headers = {"Content-Type": "application/json", **({"Origin": origin} if origin else {})}
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, data=body, headers=headers)) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+def _finished_record(name: str = "strike_force_one", seed: int = 2) -> str:
+    import agents
+    from fof_env.core.registry import make_game
+
+    game = make_game(name)
+    state = game.new_initial_state(seed)
+    bots = [agents.make_agent("heuristic", game, p, seed=p) for p in (0, 1)]
+    while not state.is_terminal:
+        state.apply(bots[state.current_player].act(state))
+    return state.to_json()
+
+
+def test_the_server_replays_a_record_for_the_board(server):
+    """POST /replay: a record's frames (gzip on the wire); a bad record, a page of another origin or a body
+    over the message limit gets one line and its status."""
+    import urllib.request
+
+    record = _finished_record()
+    status, reply = _post(f"http://{server}/replay", record.encode())
+    assert status == 200 and reply["ok"] and reply["replay"]["viewers"] == ["umpire", "soviet", "us"]
+    request = urllib.request.Request(f"http://{server}/replay", data=record.encode(), headers={"Accept-Encoding": "gzip"})
+    with urllib.request.urlopen(request) as r:
+        assert r.headers["Content-Encoding"] == "gzip"
+    status, reply = _post(f"http://{server}/replay", b'{"format": "fof-record/2"}')
+    assert status == 400 and not reply["ok"] and reply["error"]
+    status, reply = _post(f"http://{server}/replay", record.encode(), origin="http://evil.example")
+    assert status == 403 and "another origin" in reply["error"]
+    status, reply = _post(f"http://{server}/replay", b"x" * ((1 << 20) + 1))
+    assert status == 413 and reply["error"].startswith("record too long")
+
+
+def test_fof_replay_serve_opens_the_record_on_the_board(tmp_path):
+    """``fof replay RECORD --serve``: verifies the record, then serves it: the printed address opens it."""
+    import urllib.error
+    import urllib.request
+
+    path = tmp_path / "game.json"
+    path.write_text(_finished_record("fubar_village_patrol", 1))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fof_env.cli", "replay", str(path), "--quiet", "--serve", "--port", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        lines = [proc.stdout.readline() for _ in range(4)]
+        assert lines[0].startswith("Result: ") and lines[1].startswith("Verified: ")
+        assert lines[2].startswith("fof serve: board http://127.0.0.1:")
+        url = lines[3].split("replay: ", 1)[1].strip()
+        assert url.endswith("/?replay=r1")
+        with urllib.request.urlopen(url.replace("/?replay=", "/replay/")) as r:
+            reply = json.loads(r.read())
+        assert reply["ok"] and reply["replay"]["game"] == "fubar_village_patrol" and reply["replay"]["finished"]
+        with pytest.raises(urllib.error.HTTPError, match="404"):
+            urllib.request.urlopen(url.replace("/?replay=r1", "/replay/r2"))
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
