@@ -56,9 +56,7 @@ DECISION_HELP = {
 
 _HUMAN_HELP = """Type one of the legal actions listed, exactly as shown:
   a hex like '0504', a unit like 'sov.A' or 'us.B' (a bare letter like 'A' names your own unit),
-  'pass' (end the phase / decline) or 'resolve' (roll the die for the declared attack).
-Other commands: 'map' shows the board, 'legal' lists the legal actions, 'help' shows this,
-'quit' (or end of input) leaves the game."""
+  'pass' (end the phase / decline) or 'resolve' (roll the die for the declared attack)."""
 
 
 # Force on Force "Lost & Found": what each decision asks.
@@ -89,17 +87,20 @@ _LAF_HUMAN_HELP = """Type one of the legal actions listed, exactly as shown:
   a table point like 'x19y07' (x then y, in inches), a unit like 'tal.1' or 'usmc.A',
   an action word ('move', 'fire', 'hold', 'spot', 'escort', 'handoff', 'interrupt_fire',
   'interrupt_move', 'exit', 'yes'), a count like 'n2', or 'pass' (decline / end).
-Other commands: 'map' shows the table as you may see it (enemy hidden units are not shown),
-'legal' lists the legal actions, 'help' shows this, 'quit' (or end of input) leaves the game."""
+The table you see shows no enemy unit hidden from you."""
 
-_GENERIC_HUMAN_HELP = """Type one of the legal actions listed, exactly as shown.
-Other commands: 'map' shows the position, 'legal' lists the legal actions, 'help' shows this,
-'quit' (or end of input) leaves the game."""
+_FOF_HUMAN_HELP = """Type one of the legal actions listed, exactly as shown:
+  a table point like 'x19y07' (x then y, in inches), a unit by its id like {units},
+  an action word ('move', 'fire', 'hold', 'spot', 'interrupt_fire', 'interrupt_move', 'exit' ...),
+  a count like 'n2', or 'pass' (decline / end). The table you see shows no enemy unit hidden from you."""
+
+_GENERIC_HUMAN_HELP = """Type one of the legal actions listed, exactly as shown."""
 
 # game name -> (general help, help per decision kind)
 GAME_HELP: dict[str, tuple[str, dict[str, str]]] = {
     "strike_force_one": (_HUMAN_HELP, DECISION_HELP),
     "lost_and_found": (_LAF_HUMAN_HELP, LAF_DECISION_HELP),
+    **{name: (_FOF_HUMAN_HELP, LAF_DECISION_HELP) for name in ("compound_raid", "wwii_hedgerow_hamlet", "force_on_force")},
     **{name: (_FUBAR_HUMAN_HELP, _FUBAR_DECISION_HELP) for name in ("fubar", "fubar_lost_and_found", "fubar_village_patrol")},
 }
 
@@ -135,8 +136,37 @@ def describe_event(event) -> str | None:
     if kind == "turn_started":
         return f"=== Turn {d['turn']}: initiative {d['initiative']} ==="
     if kind == "unit_moved":
-        rapid = " (rapid)" if d.get("rapid") else ""
-        return f"  {d['unit']} moves {d['origin']} -> {d['destination']}{rapid}"
+        how = " (rapid)" if d.get("rapid") else ""
+        if d.get("how") and d["how"] not in ("vehicle",):  # FUBAR: walk, run, duck & weave ...
+            how = f" ({d['how'].replace('_', ' ')})"
+        if d["origin"] == "off table":  # a set-up or an arrival from a table edge
+            return f"  {d['unit']} arrives at {d['destination']}{how}"
+        if d["destination"] == "off table":
+            return f"  {d['unit']} leaves the table from {d['origin']}{how}"
+        return f"  {d['unit']} moves {d['origin']} -> {d['destination']}{how}"
+    if kind in ("fire_hits", "close_combat"):  # FUBAR: one unit's fire or close-combat strike
+        what = "FIRE" if kind == "fire_hits" else "CLOSE COMBAT"
+        saves = f"saves {d['save']}+ {_fmt(d['saves'])}" if d["save"] else "no save"
+        late = " (the suppressed strike last)" if d.get("late") else ""
+        return (
+            f"  {what} {d.get('shooter') or d.get('unit')} -> {d['target']}: {len(d['dice'])} dice {_fmt(d['dice'])} "
+            f"need {d['need']}+: {d['hits']} hits; {saves}: {d['unsaved']} unsaved{late}"
+        )
+    if kind == "hit_taken":
+        return f"  {d['unit']} figure {d['figure']} " + ("becomes a casualty" if d["result"] == "casualty" else "is suppressed")
+    if kind == "activation_rolled":
+        result = "succeeds" if d["success"] else "fails"
+        return f"  {d['unit']} {d['purpose']}: die {d['die']} ({d['modified']} modified), needs {d['need']}+: {result}"
+    if kind == "initiative_rolled":
+        winner = f"{d['winner']} has the initiative" if d["winner"] else "a tie: rolled again"
+        return f"  initiative: dice {_fmt(d['rolls'])}, totals {_fmt(d['totals'])}: {winner}"
+    if kind == "vehicle_damaged":
+        return f"  {d['unit']} hit ({d['facing']}): damage dice {_fmt(d['rolls'])} -> {d['effect'].replace('_', ' ')}"
+    if kind in ("fog_card_drawn", "fog_card_played"):  # the WWII Fog of War deck
+        card = _card_name(d["card"])
+        if kind == "fog_card_drawn":
+            return f"  {d['side']} draws a Fog of War card: {card}" + (" (held for later)" if d["held"] else "")
+        return f"  {d['side']} plays {card}" + (f": {d['target']}" if d["target"] else "")
     if kind == "reaction_test":
         result = "passed" if d["passed"] else "failed"
         return f"  reaction test: {d['unit']} ({d['role'].replace('_', ' ')}) die {d['die']} -> {d['modified']}: {result}"
@@ -170,6 +200,13 @@ def describe_event(event) -> str | None:
         return f"=== Game over: {d['winner']} wins ({rest}) ==="
     rest = ", ".join(f"{k}={_fmt(v)}" for k, v in d.items() if k != "kind")
     return f"  {kind}: {rest}"
+
+
+def _card_name(key: str) -> str:
+    """The name of the WWII Fog of War card ``key`` ("incoming" -> "Incoming!")."""
+    from fof_env.force_on_force.rules.wwii_fog import card_specs
+
+    return next((c.name for c in card_specs() if c.key == key), key.replace("_", " "))
 
 
 @functools.cache
@@ -276,15 +313,18 @@ def build_parser() -> argparse.ArgumentParser:
 def _cmd_list(out: TextIO) -> int:
     from agents.base import agent_kinds
     from agents.heuristic import heuristic_games
+    from agents.ppo import shipped_model_path
+    from fof_env.envs.registration import env_id
 
-    print("Games:", file=out)
+    print("Games (gym id; sides, * where a trained model ships for the side: 'ppo' plays it):", file=out)
     for name in list_games():
         try:
             game = make_game(name)
         except Exception as exc:  # noqa: BLE001
             print(f"  {name}  (cannot build with default options: {exc})", file=out)
             continue
-        print(f"  {name}  sides: {', '.join(game.player_names)}  options: {game.options}", file=out)
+        sides = [side + ("*" if shipped_model_path(name, side).exists() else "") for side in game.player_names]
+        print(f"  {name}  gym id: {env_id(name)}  sides: {', '.join(sides)}  options: {game.options}", file=out)
     print("Agent kinds:", file=out)
     for kind in [*agent_kinds(), "human"]:
         note = ""

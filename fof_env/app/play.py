@@ -43,7 +43,11 @@ PROMPT_COMMANDS = """Other commands: 'map' shows the board as you may see it, 'l
 
 
 class QuitGame(Exception):
-    """The human left the game (``quit`` or end of input)."""
+    """The human left the game (``quit`` or end of input: ``typed`` False)."""
+
+    def __init__(self, typed: bool = False):
+        super().__init__("quit")
+        self.typed = typed
 
 
 class _Undo(Exception):
@@ -60,6 +64,8 @@ class Prompt:
         self.out = out
         self._input = input_fn
         self.help_text, self.decision_help = GAME_HELP.get(session.game.name, (_GENERIC_HUMAN_HELP, {}))
+        if "{units}" in self.help_text:  # a Force on Force scenario's own unit ids as examples
+            self.help_text = self.help_text.format(units=" or ".join(repr(u) for u in _unit_examples(session)))
         self.record_path: str | None = None
 
     def _print(self, text: str = "") -> None:
@@ -113,7 +119,7 @@ class Prompt:
                 self._print("Please type an action (or 'help').")
                 continue
             if low in ("quit", "exit", "q"):
-                raise QuitGame
+                raise QuitGame(typed=True)
             if low in ("help", "?", "h"):
                 self._print(self.help_text)
                 self._print(PROMPT_COMMANDS)
@@ -192,6 +198,13 @@ class Prompt:
 
 class _NotUnderstood(ValueError):
     pass
+
+
+def _unit_examples(session: GameSession) -> list[str]:
+    """One unit id of each side (the first), as the help's examples."""
+    names = getattr(session.state, "UNIT_NAMES", ())
+    sides = getattr(session.state, "SIDE_UNITS", ())
+    return [names[units[0]] for units in sides if units] or ["a unit id"]
 
 
 def _load_resume(path: str):
@@ -354,8 +367,10 @@ class _Narrated:
                 else:
                     action = s.agents[player].act(s.state)
                     by = "bot"
-            except QuitGame:
-                self._print(f"Game abandoned after {decisions} decisions (no result).")
+            except QuitGame as exc:
+                if exc.typed and prompt is not None:
+                    self.offer_save(prompt)
+                self._print(f"Game abandoned after {len(s.state.history)} decisions (no result).")
                 return 0
             except _Undo:
                 undone = s.undo()
@@ -391,6 +406,15 @@ class _Narrated:
                 return 1
             self._print(f"Record written to {self.args.record}")
         return 0
+
+    def offer_save(self, prompt: Prompt) -> None:
+        """Ask whether to save the game before leaving (end of input: not saved)."""
+        try:
+            path = prompt._read("Save the game to continue it later? File name (Enter: do not save): ").strip()
+        except QuitGame:
+            return
+        if path:
+            prompt.save(path)
 
     def _say(self, entry: dict[str, Any]) -> None:
         if not self.quiet:

@@ -113,7 +113,8 @@ class GameSession:
         try:
             action = state.str_to_action(text)
         except ValueError as exc:
-            raise SessionError(f"cannot read action {text!r:.60}: {exc}") from None
+            why = str(exc)  # the engine's own message names the action already
+            raise SessionError(why if why.startswith("cannot read action") else f"cannot read action {text!r:.60}: {why}") from None
         if action not in state.legal_actions():
             raise SessionError(self.illegal_reason(text))
         return action

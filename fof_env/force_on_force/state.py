@@ -339,9 +339,10 @@ class ForceOnForceState(TurnSequence, ReactionWindow, FireResolution, Casualties
             return self.sc.table.index(text)
         except ValueError:
             table = self.sc.table
+            examples = " or ".join(repr(self.UNIT_NAMES[units[0]]) for units in self.SIDE_UNITS if units)
             raise ValueError(
                 f"cannot read action {text!r}: use a point like {table.names[0]!r}..{table.names[-1]!r}, a unit "
-                f"like 'tal.1' or 'usmc.A', a count 'n1'..'n{self.MAX_COUNT}', or one of {', '.join(self.NAMED.values())}"
+                f"like {examples}, a count 'n1'..'n{self.MAX_COUNT}', or one of {', '.join(self.NAMED.values())}"
             ) from None
 
     def _legal_actions(self) -> list[int]:

@@ -6,6 +6,9 @@ from __future__ import annotations
 import io
 import json
 
+import pytest
+
+import fof_env
 from fof_env import cli
 from fof_env.core.game import State
 
@@ -74,3 +77,35 @@ def test_fire_preview_is_printed_before_the_target_is_chosen():
     text = out.getvalue()
     line = next(x for x in text.splitlines() if x.strip().startswith("1) tal."))
     assert "Fire at tal." in line and "[firepower " in line and "d" in line and "expected casualties " in line and "P(>=1) " in line
+
+
+def test_help_lists_the_other_commands_once_and_quit_offers_to_save(monkeypatch, capsys, tmp_path):
+    path = tmp_path / "left.json"
+    argv = ["play", "strike_force_one", "--soviet", "human", "--us", "heuristic", "--seed", "1"]
+    out = run(monkeypatch, capsys, argv, ["help", "sov.A", "quit", str(path)])
+    assert out.count("Other commands:") == 1
+    assert "Save the game to continue it later? File name (Enter: do not save): " in out
+    assert f"Game record written to {path}" in out and "Game abandoned after 1 decisions (no result)." in out
+    out = run(monkeypatch, capsys, ["play", "--resume", str(path), "--soviet", "human", "--us", "heuristic"], ["quit", ""])
+    assert f"Resumed {path} after 1 decisions." in out and "Game abandoned after 1 decisions (no result)." in out
+    assert "Game record written" not in out  # Enter: not saved
+
+
+def test_an_unreadable_action_says_so_once_with_the_games_own_examples(monkeypatch, capsys):
+    from fof_env.app.session import GameSession, SessionError
+
+    for name, units in (("compound_raid", "'brit.A' or 'mil.1'"), ("wwii_hedgerow_hamlet", "'us.A' or 'ger.MG'")):
+        session = GameSession(fof_env.make_game(name).new_initial_state(1))
+        with pytest.raises(SessionError) as exc:
+            session.parse("x")
+        assert str(exc.value).count("cannot read action") == 1 and f"a unit like {units}," in str(exc.value)
+    argv = ["play", "compound_raid", "--british", "human", "--seed", "1"]
+    out = run(monkeypatch, capsys, argv, ["help", "quit"])
+    assert "a unit by its id like 'brit.A' or 'mil.1'" in out and "'tal.1'" not in out
+
+
+def test_fof_list_shows_gym_ids_and_the_sides_with_a_shipped_model(capsys):
+    assert cli.main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert "  strike_force_one  gym id: fof_env/StrikeForceOne-v0  sides: soviet*, us*  options:" in out
+    assert "  force_on_force  gym id: fof_env/ForceOnForce-v0  sides: taliban, usmc  options:" in out
