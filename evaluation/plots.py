@@ -141,9 +141,11 @@ def curve_points(curve: Sequence[dict[str, Any]], side: str | None = None) -> li
 
 
 @_plain_text
-def training_curve(curve: Sequence[dict[str, Any]], title: str, side: str | None = None) -> bytes:
+def training_curve(curve: Sequence[dict[str, Any]], title: str, side: str | None = None,
+                   shipped: float | None = None) -> bytes:
     """A PPO model's learning curve from its card: win rate (with its interval) against timesteps,
-    one line per evaluation opponent.
+    one line per evaluation opponent; ``shipped``: the step of the checkpoint the model is (a dotted
+    vertical line).
 
     ``curve`` points have ``timesteps``, ``win_rate`` and optionally ``low``/``high``
     (the interval), ``games``, ``opponent`` and ``side`` (see :func:`curve_points`).
@@ -166,6 +168,8 @@ def training_curve(curve: Sequence[dict[str, Any]], title: str, side: str | None
                             capsize=8, color=line.get_color(), label=f"95% interval{against}")
             else:
                 ax.fill_between(xs, lows, highs, alpha=0.2, color=line.get_color(), label=f"95% interval{against}")
+    if shipped is not None:
+        ax.axvline(float(shipped), color="black", ls=":", lw=1.2, label=f"model shipped ({float(shipped):.0f} steps)")
     ax.set_ylim(-0.02, 1.02)
     steps = sorted({float(p["timesteps"]) for points in by_opponent.values() for p in points})
     if len(steps) == 1:  # one evaluation point (a run of no PPO step): no axis of fractional steps

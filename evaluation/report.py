@@ -12,12 +12,17 @@
 * ``report.md``: the Markdown tables (:func:`markdown_report`): pairings with both
   sides, each agent on each side, ratings. A pairing or side that an agent cannot
   play (a one-sided agent: ``ppo`` where a model ships for one side only) reads "n/a".
-* ``report.html``: the same tables plus figures embedded as base64 images (no external
-  file, script or style sheet): the side-0 win-rate matrix ("n/a" cells likewise),
-  the ratings with error bars, the training curve of every agent whose model card has
-  one, and, when the records were written, per pairing a relative link to its
-  records folder and a small GIF of its first game (replayed from its record,
-  :func:`evaluation.frames.game_gif`; ``gifs=False`` leaves them out).
+* ``report.html``: the answer first, then the evidence, with figures embedded as base64
+  images (no script or style sheet): the agents from strongest to weakest, the side-0
+  win-rate heatmap ("n/a" cells likewise), the ratings with error bars, the training curve
+  of every agent whose model card has one, then, when the records were written, per
+  pairing a GIF of its first game (replayed from its record, each frame captioned with the
+  turn, the result and the sides' colours: :func:`evaluation.frames.game_gif`) linking that
+  game's replay page, and last the tables of every pairing and every agent-side, with
+  relative links to the records folders (``gifs=False`` leaves GIFs and replays out).
+* ``replays/<side-0 agent>__vs__<side-1 agent>.html``: the first game of each pairing on the
+  board's replay viewer, the game inside the page (:mod:`evaluation.replay_page`); the
+  viewer's script and style sheet in ``viewer/``.
 
 Every file is written atomically (:func:`fof_env.core.files.write_text_atomic`); a
 failed write raises :class:`evaluation.journal.OutputError` naming the file.
@@ -31,6 +36,8 @@ import html
 import io
 import json
 import os
+from collections.abc import Collection
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -330,8 +337,12 @@ th { background: #f0f0f0; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.na { color: #888; }
 img { max-width: 100%; }
-img.game { max-width: 240px; }
+img.game { width: 320px; }
 p.note { color: #555; font-style: italic; }
+p.answer { font-size: 1.15em; background: #fff7d6; border: 1px solid #e0c96a; padding: 0.5em 0.8em; }
+nav { margin: 0.5em 0 1em; }
+div.games { display: flex; flex-wrap: wrap; gap: 1em; }
+figure.game { margin: 0; width: 330px; font-size: 0.85em; }
 """
 
 
@@ -373,101 +384,188 @@ def training_sections(result: TournamentResult) -> list[tuple[str, bytes | None,
             if not curve:
                 out.append((title, None, "the model card has no training curve: plot skipped"))
                 continue
+            selected = card.get("selected") if isinstance(card.get("selected"), dict) else {}
+            shipped = selected.get("timesteps")
             try:
-                png = plots.training_curve(curve, f"training curve: {title}", side)
+                png = plots.training_curve(curve, f"training curve: {title}", side, shipped=shipped)
             except (KeyError, TypeError, ValueError) as exc:
                 out.append((title, None, f"the card's curve cannot be plotted ({exc!r}): skipped"))
                 continue
-            steps = card.get("timesteps") or card.get("total_timesteps")
-            points = plots.curve_points(curve, side)
-            note = f"{len(points)} evaluations" + (f", {steps} timesteps in all" if steps else "")
-            out.append((title, png, note))
+            out.append((title, png, curve_note(card, plots.curve_points(curve, side))))
     return out
 
 
+def curve_note(card: dict[str, Any], points: list[dict[str, Any]]) -> str:
+    """How many evaluations the curve has and up to which step; the step of the model shipped when the
+    card says (``selected``: a run finished from its best evaluated checkpoint stops short of its curve)."""
+    last = max((float(p["timesteps"]) for p in points), default=None)
+    note = f"{len(points)} evaluations" + (f" up to {last:.0f} timesteps" if last is not None else "")
+    selected = card.get("selected") if isinstance(card.get("selected"), dict) else {}
+    if selected.get("timesteps") is not None:
+        rate = selected.get("eval_win_rate")
+        note += (f"; the model is the checkpoint at {selected['timesteps']} timesteps (dotted line)"
+                 + (f", its best evaluation (win rate {rate:.2f})" if isinstance(rate, (int, float)) else ""))
+    elif (steps := card.get("timesteps") or card.get("total_timesteps")) and (last is None or float(steps) != last):
+        note += f"; the model: {steps} timesteps"
+    return note
+
+
+@dataclass
+class GameMedia:
+    """What the report shows of one pairing's first game: its records folder link, its GIF (with a
+    caption), and its replay page on the board's viewer (relative links)."""
+
+    records: Html
+    picture: Html = Html("")
+    replay: Html = Html("")
+    caption: str = ""
+
+
 def pairing_media(
-    result: TournamentResult, folder: Path, *, gifs: bool = True, gif_limit: int | None = None
-) -> dict[tuple[str, str], tuple[Html, Html]]:
-    """Per pairing played with records: (link to its records folder, relative to ``folder``;
-    a GIF of its first game linking to that game's record). GIFs for the first ``gif_limit``
-    pairings only (None: all; ``gifs=False``: none). A game that cannot be pictured gets a
-    one-line note instead. Empty without records."""
+    result: TournamentResult, folder: Path, *, gifs: bool = True, gif_limit: int | None = None,
+    replays: bool = True, featured: Collection[tuple[str, str]] | None = None,
+) -> dict[tuple[str, str], GameMedia]:
+    """Per pairing played with records: a link to its records folder (relative to ``folder``), a GIF of
+    its first game (:func:`evaluation.frames.game_gif`: the turn, the result and the sides' colours on
+    every frame) and that game's replay page (``folder/replays/<pairing>.html``,
+    :func:`evaluation.replay_page.replay_page`), which the GIF links to. GIFs and replays for the first
+    ``gif_limit`` pairings only (None: all; ``gifs=False``: none). A game that cannot be pictured gets a
+    one-line note instead; ``featured``: only these pairings (None: every one). Empty without records."""
     if not result.records_dir:
         return {}
     from evaluation.frames import game_gif
+    from evaluation.replay_page import replay_page, write_viewer
 
     records = Path(result.records_dir)
     first: dict[tuple[str, str], Any] = {}
     for o in result.outcomes:
         if o.record is not None and (o.agents not in first or o.index < first[o.agents].index):
             first[o.agents] = o
-    out: dict[tuple[str, str], tuple[Html, Html]] = {}
+    out: dict[tuple[str, str], GameMedia] = {}
+    viewer = None
+    a, b = result.player_names
     for count, t in enumerate(result.tallies):
         o = first.get(t.agents)
         if o is None:
             continue
         record = records / o.record
         folder_link = html.escape(_relative(record.parent, folder) + "/", quote=True)
-        link = Html(f'<a href="{folder_link}">{t.games} records</a>')
-        picture = Html("")
-        if gifs and (gif_limit is None or count < gif_limit):
+        media = GameMedia(Html(f'<a href="{folder_link}">{t.games} records</a>'))
+        media.caption = f"{a}: {t.agents[0]} vs {b}: {t.agents[1]}, game {o.index}: {_outcome_words(o, result.player_names)}"
+        out[t.agents] = media
+        if not gifs or (gif_limit is not None and count >= gif_limit) or (featured is not None and t.agents not in featured):
+            continue
+        href = None
+        if replays:
+            if viewer is None:
+                viewer = write_viewer(folder)
+            page = folder / "replays" / f"{t.agents[0]}__vs__{t.agents[1]}.html".replace("/", "_").replace(":", "-")
             try:
-                gif = game_gif(record)
-            except (ValueError, NotImplementedError, OSError) as exc:  # ReplayError is a ValueError
-                picture = Html(html.escape(f"no picture: {exc}"))
+                replay_page(record, page, viewer)
+            except (ValueError, OSError) as exc:  # a record that does not replay
+                media.replay = Html(html.escape(f"no replay: {exc}"))
             else:
-                alt = f"game {o.index}: {t.agents[0]} vs {t.agents[1]}"
-                href = html.escape(_relative(record, folder), quote=True)
-                picture = Html(f'<a href="{href}">{_img(gif, alt, "image/gif", "game")}</a>')
-        out[t.agents] = (link, picture)
+                href = html.escape(_relative(page, folder), quote=True)
+                media.replay = Html(f'<a class="replay" href="{href}">Replay on the board</a>')
+        try:
+            gif = game_gif(record)
+        except (ValueError, NotImplementedError, OSError) as exc:  # ReplayError is a ValueError
+            media.picture = Html(html.escape(f"no picture: {exc}"))
+        else:
+            image = _img(gif, media.caption, "image/gif", "game")
+            media.picture = Html(f'<a href="{href}">{image}</a>' if href else image)
     return out
 
 
-def html_pairing_table(result: TournamentResult, media: dict[tuple[str, str], tuple[Html, Html]]) -> str:
-    """The pairing table, plus a records link and a game GIF per pairing when ``media`` has them."""
+def _outcome_words(o, names) -> str:
+    """``"us wins in 84 decisions"`` for a game's outcome (``names``: the side names)."""
+    text = "a draw" if o.winner is None else f"{names[o.winner]} wins"
+    return f"{text} in {o.decisions} decisions"
+
+
+def html_pairing_table(result: TournamentResult, media: dict[tuple[str, str], GameMedia]) -> str:
+    """The pairing table, plus a records link and a replay link per pairing when ``media`` has them."""
     header, rows = pairing_table(result)
     if not media:
         return html_table((header, rows))
-    pictures = any(picture for _, picture in media.values())
-    header = [*header, "records", *(["first game"] if pictures else [])]
+    replays = any(m.replay for m in media.values())
+    header = [*header, "records", *(["first game"] if replays else [])]
     extended = []
     for (agents, tally), row in zip(pairing_rows(result), rows, strict=True):
         missing = Html(NA if tally is None else "-")
-        link, picture = media.get(agents, (missing, missing))
-        extended.append([*row, link, *([picture] if pictures else [])])
+        m = media.get(agents)
+        extended.append([*row, m.records if m else missing, *([(m.replay or missing) if m else missing] if replays else [])])
     return html_table((header, extended))
+
+
+def strongest_words(result: TournamentResult) -> str:
+    """One sentence: the agents from strongest to weakest by rating, and the side advantage."""
+    r = result.ratings
+    order = ", then ".join(f"{x.agent} ({x.elo:+.0f} Elo, +/- {x.interval:.0f})" for x in r.ratings)
+    a = result.player_names[0]
+    return (
+        f"Strongest: {order}. Side advantage of {a} (side 0): {r.side_advantage:+.0f} +/- "
+        f"{1.96 * r.side_advantage_se:.0f} Elo."
+    )
+
+
+def games_section(result: TournamentResult, media: dict[tuple[str, str], GameMedia]) -> list[str]:
+    """The "Games" section: one card per pairing with a GIF (linking its replay), its caption, links."""
+    cards = []
+    for m in media.values():
+        if not m.picture and not m.replay:
+            continue
+        cards.append(
+            '<figure class="game">' + m.picture + f"<figcaption>{html.escape(m.caption)}<br>"
+            + " · ".join(x for x in (m.replay, m.records) if x) + "</figcaption></figure>"
+        )
+    if not cards:
+        return []
+    return [
+        '<h2 id="games">Games</h2>',
+        "<p>The first game of each pairing: click a picture to replay it on the board (move list, step back"
+        " and forward, each side's view or the umpire's).</p>",
+        '<div class="games">' + "".join(cards) + "</div>",
+    ]
 
 
 def html_report(
     result: TournamentResult, folder: str | Path | None = None, *, gifs: bool = True,
-    gif_limit: int | None = None,
+    gif_limit: int | None = None, featured: Collection[tuple[str, str]] | None = None,
 ) -> str:
-    """The report as one HTML page (tables, figures and GIFs as data: URIs). With ``folder`` (where
-    the page will be written) and records, each pairing links to its records and shows a GIF of
-    its first game (:func:`pairing_media`)."""
+    """The report as one HTML page (tables, figures and GIFs as data: URIs), the answer first: who is
+    strongest, the win-rate heatmap, the ratings, the learning curves, then the games (GIFs linking
+    their replay pages) and the detailed tables. With ``folder`` (where the page will be written) and
+    records, each pairing links to its records and its first game's replay (:func:`pairing_media`)."""
     from evaluation import plots
 
     a, b = result.player_names
     title = _title(result)
-    media = {} if folder is None else pairing_media(result, Path(folder), gifs=gifs, gif_limit=gif_limit)
+    media = {} if folder is None else pairing_media(result, Path(folder), gifs=gifs, gif_limit=gif_limit,
+                                                    featured=featured)
     matrix = plots.win_rate_matrix(result.agents, result.tallies, result.player_names, result.sides)
+    sections = training_sections(result)
+    nav = [("heatmap", "Who beats whom"), ("ratings", "Ratings")]
+    if sections:
+        nav.append(("curves", "Learning curves"))
+    if any(m.picture or m.replay for m in media.values()):
+        nav.append(("games", "Games"))
+    nav.append(("tables", "Every pairing"))
     body = [
         f"<h1>{html.escape(title)}</h1>",
-        f"<p>{html.escape(_summary(result))}</p>",
-        f"<h2>Pairings (side 0 = {html.escape(a)}, side 1 = {html.escape(b)})</h2>",
-        "<p>Win rates with Wilson 95% intervals; n/a: an agent cannot play that side.</p>",
-        html_pairing_table(result, media),
+        f'<p class="answer">{html.escape(strongest_words(result))}</p>',
+        "<nav>" + " · ".join(f'<a href="#{k}">{html.escape(t)}</a>' for k, t in nav) + "</nav>",
+        '<h2 id="heatmap">Who beats whom</h2>',
+        f"<p>Row: the agent playing {html.escape(a)} (side 0); column: the agent playing {html.escape(b)} "
+        f"(side 1); colour and number: {html.escape(a)}'s win rate with its Wilson 95% interval.</p>",
         _img(matrix, "win-rate matrix"),
-        "<h2>Each agent on each side</h2>",
-        html_table(agent_side_table(result)),
-        "<h2>Ratings</h2>",
+        '<h2 id="ratings">Ratings</h2>',
         html_table(ratings_table(result)),
-        f"<p>{html.escape(ratings_note(result))}</p>",
         _img(plots.ratings_chart(result.ratings), "ratings"),
+        f"<p>{html.escape(ratings_note(result))}</p>",
     ]
-    sections = training_sections(result)
     if sections:
-        body.append("<h2>Training curves</h2>")
+        body.append('<h2 id="curves">Learning curves</h2>')
         for heading, png, note in sections:
             body.append(f"<h3>{html.escape(heading)}</h3>")
             if png is not None:
@@ -475,6 +573,15 @@ def html_report(
                 body.append(f"<p>{html.escape(note)}</p>")
             else:
                 body.append(f'<p class="note">{html.escape(note)}</p>')
+    body += games_section(result, media)
+    body += [
+        f'<h2 id="tables">Every pairing (side 0 = {html.escape(a)}, side 1 = {html.escape(b)})</h2>',
+        "<p>Win rates with Wilson 95% intervals; n/a: an agent cannot play that side.</p>",
+        html_pairing_table(result, media),
+        "<h2>Each agent on each side</h2>",
+        html_table(agent_side_table(result)),
+        f'<p class="note">{html.escape(_summary(result))}</p>',
+    ]
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         f"<title>{html.escape(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
@@ -485,12 +592,12 @@ def html_report(
 
 def write_report(
     result: TournamentResult, out_dir: str | Path, *, with_html: bool = True, gifs: bool = True,
-    gif_limit: int | None = None,
+    gif_limit: int | None = None, featured: Collection[tuple[str, str]] | None = None,
 ) -> dict[str, Path]:
     """Write the report files into ``out_dir`` (created); returns {"json", "csv", "md"[, "html"]: path}.
 
-    ``with_html=False`` skips the HTML page (and matplotlib); ``gifs``/``gif_limit``: the
-    pairings' game GIFs (:func:`pairing_media`). Raises :class:`OutputError` if a file
+    ``with_html=False`` skips the HTML page (and matplotlib); ``gifs``/``gif_limit``/``featured``: the
+    pairings' game GIFs and replays (:func:`pairing_media`). Raises :class:`OutputError` if a file
     cannot be written.
     """
     out = Path(out_dir)
@@ -504,5 +611,5 @@ def write_report(
         "md": _write(out / "report.md", markdown_report(result)),
     }
     if with_html:
-        paths["html"] = _write(out / "report.html", html_report(result, out, gifs=gifs, gif_limit=gif_limit))
+        paths["html"] = _write(out / "report.html", html_report(result, out, gifs=gifs, gif_limit=gif_limit, featured=featured))
     return paths

@@ -6,7 +6,7 @@ from evaluation import demo
 
 
 def test_demo_runs_both_games_and_writes_the_reports(tmp_path, capsys):
-    assert demo.main(["--games", "1", "--mcts", "2", "--workers", "1", "--out", str(tmp_path)]) == 0
+    assert demo.main(["--games", "1", "--mcts", "2", "--workers", "1", "--replays", "1", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     for game in demo.GAMES:
         assert f"# Tournament: {game}" in out
@@ -16,5 +16,12 @@ def test_demo_runs_both_games_and_writes_the_reports(tmp_path, capsys):
         assert (tmp_path / "records" / game / "random__vs__heuristic" / "0000.json").exists()
         assert (tmp_path / game / "results.csv").exists()
         assert "mcts:2" in (tmp_path / game / "report.md").read_text()
+        assert len(list((tmp_path / game / "replays").glob("*.html"))) == 1 and (tmp_path / game / "viewer" / "board.js").is_file()
     index = (tmp_path / "index.html").read_text()
     assert 'href="strike_force_one/report.html"' in index and 'href="lost_and_found/report.html"' in index
+    # the answer at a glance: per game the strongest agent and a small ratings table
+    assert index.count("Strongest: <b>") == len(demo.GAMES) and index.count("<th>rating (Elo)</th>") == len(demo.GAMES)
+    assert "<h2>Strike Force One</h2>" in index and "<h2>Force on Force WWII: Hedgerow Hamlet</h2>" in index
+    # progress while it runs: each tournament announced, games done and the time left
+    assert f"[1/{len(demo.GAMES)}] strike_force_one: tournament of random, heuristic, mcts:2" in out
+    assert f"[1/{len(demo.GAMES)}] strike_force_one: 16/16 games, " in out and " s left" in out

@@ -65,16 +65,22 @@ def test_report_files(small_tournaments, game, tmp_path):
 
     for gif in gifs:
         image = Image.open(io.BytesIO(base64.b64decode(gif.split(",", 1)[1])))
-        assert image.format == "GIF" and 2 <= image.n_frames <= 5 and image.width <= 400
-    # each pairing links its records folder (relative) and its first game's record
+        assert image.format == "GIF" and 2 <= image.n_frames <= 10 and image.width <= 400
+    # each pairing links its records folder (relative) and its first game's replay page
     links = [html.unescape(h) for h in re.findall(r'href="([^"]*)"', page)]
     folders = [h for h in links if h.endswith("/")]
-    assert len(folders) == 4 and not any(Path(h).is_absolute() for h in links)
-    assert {len(list((out / h).glob("*.json"))) for h in folders} == {3}
-    games = [h for h in links if h.endswith("0000.json")]
-    assert len(games) == 4 and all((out / h).is_file() for h in games)
-    assert folders[2].endswith("/heuristic__vs__random/") and ">3 records</a>" in page
-    assert "Training curves" not in page  # no PPO agent, no card
+    assert not any(Path(h).is_absolute() for h in links)
+    assert len(set(folders)) == 4 and {len(list((out / h).glob("*.json"))) for h in folders} == {3}
+    replays = sorted({h for h in links if h.startswith("replays/")})
+    assert len(replays) == 4 and all((out / h).is_file() for h in replays)
+    assert "replays/heuristic__vs__random.html" in replays and ">3 records</a>" in page
+    replay = (out / replays[0]).read_text()
+    assert 'id="fof-replay-data"' in replay and '<script src="../viewer/board.js">' in replay
+    assert (out / "viewer" / "board.js").is_file() and (out / "viewer" / "board.css").is_file()
+    # the answer first: strongest agent, heatmap, ratings, then the games, then the tables
+    order = [page.index(x) for x in ('class="answer"', 'id="heatmap"', 'id="ratings"', 'id="games"', 'id="tables"')]
+    assert order == sorted(order) and "Strongest: " in page
+    assert "Learning curves" not in page  # no PPO agent, no card
 
 
 def test_gifs_are_optional_and_can_be_limited(small_tournaments, tmp_path):
@@ -164,11 +170,11 @@ def test_training_curves_from_cards(small_tournaments, tmp_path):
     )
     sections = {title: (png, note) for title, png, note in training_sections(fake)}
     png, note = sections["heuristic playing soviet"]
-    assert png.startswith(b"\x89PNG") and note == "3 evaluations, 3000 timesteps in all"
+    assert png.startswith(b"\x89PNG") and note == "3 evaluations up to 3000 timesteps"
     assert sections["heuristic playing us"] == (None, "the model card has no training curve: plot skipped")
     assert set(sections) == {"heuristic playing soviet", "heuristic playing us"}  # only agents with cards
     page = write_report(dataclasses.replace(fake, agents=result.agents), tmp_path, gifs=False)["html"].read_text()
-    assert "Training curves" in page and page.count("<img") == 3
+    assert "Learning curves" in page and page.count("<img") == 3
 
 
 class CardedAgent(RandomAgent):
@@ -214,3 +220,47 @@ def test_a_curve_against_two_opponents_draws_a_line_for_each():
     both = training_curve(curve, "two")
     one = training_curve([p for p in curve if p["opponent"] == "random"], "two")
     assert both.startswith(b"\x89PNG") and one.startswith(b"\x89PNG") and both != one
+
+
+def test_a_curve_note_names_the_checkpoint_shipped():
+    """A model finished from its best evaluated checkpoint stops short of its curve: the note says where."""
+    from evaluation.report import curve_note
+
+    points = [{"timesteps": t, "win_rate": 0.5} for t in (500000, 550000, 600000)]
+    card = {"timesteps": 550000, "selected": {"checkpoint": "ckpt_550000.zip", "timesteps": 550000, "eval_win_rate": 0.91}}
+    assert curve_note(card, points) == (
+        "3 evaluations up to 600000 timesteps; the model is the checkpoint at 550000 timesteps (dotted line), "
+        "its best evaluation (win rate 0.91)"
+    )
+    assert curve_note({"timesteps": 400}, points) == "3 evaluations up to 600000 timesteps; the model: 400 timesteps"
+
+
+def test_a_game_gif_tells_the_turn_the_result_and_the_sides(small_tournaments):
+    """Each frame has a caption band: the last one names the winner, and every one shows each side's colour."""
+    from PIL import Image
+
+    from evaluation.frames import CAPTION_PX, game_gif
+
+    result = small_tournaments["strike_force_one"]
+    outcome = next(o for o in result.outcomes if o.record)
+    gif = Image.open(io.BytesIO(game_gif(Path(result.records_dir) / outcome.record)))
+    assert gif.width == 320 and gif.n_frames == 10
+    gif.seek(gif.n_frames - 1)
+    last = gif.convert("RGB")
+    band = last.crop((0, last.height - 2 * CAPTION_PX - 14, last.width, last.height))
+    colours = {c for _, c in band.getcolors(100000)}
+
+    def near(colour):  # the GIF's palette moves a colour a little
+        return any(max(abs(a - b) for a, b in zip(c, colour, strict=True)) <= 16 for c in colours)
+
+    assert near((178, 52, 38)) and near((58, 96, 48))  # Soviet red and U.S. green swatches
+    assert band.getpixel((8, 3 + CAPTION_PX + 4 + 6)) == min(colours, key=lambda c: sum(abs(a - b) for a, b in zip(c, (178, 52, 38), strict=True)))
+    assert gif.info["duration"] == 2100  # the last frame stays three times as long
+    from evaluation.frames import caption_line
+    from evaluation.replay import load_record, replay
+
+    final = replay(load_record(Path(result.records_dir) / outcome.record)).state
+    winner = final.game.player_names[outcome.winner]
+    assert caption_line(final, outcome.decisions) == f"{winner} wins ({outcome.decisions} decisions)"
+    start = final.game.new_initial_state(0)
+    assert caption_line(start, 0, outcome.decisions) == f"turn 1 · decision 0/{outcome.decisions}"
