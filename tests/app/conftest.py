@@ -10,6 +10,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.app.browser import browser  # noqa: F401 - the module-scoped browser fixture of the browser tests
+
 
 def start_server(*extra: str) -> tuple[subprocess.Popen, str]:
     """``fof serve --port 0`` in a child process; (process, "127.0.0.1:PORT") once it listens."""

@@ -10,96 +10,19 @@ chromedriver is not installed (``.ci/run`` installs them). ``FOF_SCREENSHOTS=DIR
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import time
 
-import pytest
+from tests.app.browser import after as _after
+from tests.app.browser import body as _body
+from tests.app.browser import click as _click
+from tests.app.browser import first_clickable as _first_clickable
+from tests.app.browser import needs_browser
+from tests.app.browser import open_game as _open
+from tests.app.browser import page_state as _state
+from tests.app.browser import shoot as _shoot
+from tests.app.browser import wait as _wait
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None or CHROMEDRIVER is None,
-    reason="the browser test needs Debian's chromium and chromium-driver (apt-get install chromium chromium-driver)",
-)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for arg in (
-        "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--window-size=1300,1000", "--disable-dev-shm-usage",
-    ):  # fmt: skip
-        opts.add_argument(arg)
-    driver = webdriver.Chrome(options=opts, service=Service(CHROMEDRIVER))
-    yield driver
-    driver.quit()
-
-
-def _body(driver, name: str) -> str | None:
-    return driver.find_element("tag name", "body").get_attribute(f"data-{name}")
-
-
-def _wait(driver, test, timeout: float = 15.0) -> None:
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    WebDriverWait(driver, timeout, poll_frequency=0.02).until(lambda d: test(d))
-
-
-def _click(driver, element) -> None:
-    """A real mouse click (press and release through the browser's input pipeline, hit-tested
-    like a person's) at the centre of ``element``; a unit counter standing on a hex takes it."""
-    x, y = driver.execute_script(
-        "const e = arguments[0]; e.scrollIntoView({block: 'nearest'}); const r = e.getBoundingClientRect();"
-        "return [r.left + r.width / 2, r.top + r.height / 2];",
-        element,
-    )
-    for kind in ("mousePressed", "mouseReleased"):
-        driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1})
-
-
-_FIRST_CLICKABLE = """return [...document.querySelectorAll('[data-action]')].find(
-    (e) => e.getClientRects().length > 0 && !e.closest('dialog:not([open])'));"""
-
-
-def _first_clickable(driver):
-    """The first element of the page that plays an action and can be seen (one round trip)."""
-    return driver.execute_script(_FIRST_CLICKABLE)
-
-
-def _state(driver) -> dict:
-    return driver.execute_script("return {...document.body.dataset}")
-
-
-def _after(driver, decisions: str) -> None:
-    """Wait until the page shows a later decision (or the end)."""
-    _wait(driver, lambda d: (lambda s: s.get("busy") != "1" and (s.get("decisions") != decisions or s.get("terminal") == "1"))(_state(d)))
-
-
-def _open(driver, server: str, game: str, sides: dict[str, str], seed: int) -> None:
-    driver.get(f"http://{server}/?game={game}")
-    _wait(driver, lambda d: _body(d, "ready") == "1")
-    seed_box = driver.find_element("id", "seed")
-    seed_box.clear()
-    seed_box.send_keys(str(seed))
-    for side, spec in sides.items():
-        box = driver.find_element("id", f"side-{side}")
-        box.clear()
-        box.send_keys(spec)
-    driver.find_element("id", "new-button").click()
-    _wait(driver, lambda d: "decisions" in _state(d))  # the game's first view is on the page
-
-
-def _shoot(driver, name: str) -> None:
-    folder = os.environ.get("FOF_SCREENSHOTS")
-    if folder:
-        driver.save_screenshot(os.path.join(folder, name))
+pytestmark = needs_browser
 
 
 def test_a_whole_game_through_the_page(browser, server):
