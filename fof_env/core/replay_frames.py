@@ -31,17 +31,20 @@ from collections.abc import Callable
 from typing import Any
 
 from fof_env.core.dice import ScriptedDice
+from fof_env.core.errors import OptionError, PositionError
+from fof_env.core.registry import make_game
 from fof_env.core.view import UMPIRE, EventLog, event_dict, view_for
 
 REPLAY_FORMAT = "fof-replay/1"
 _STATIC_KEYS = ("hexes", "columns", "hex_size", "orientation", "turns", "width", "height", "spacing", "features",
                 "edges")
 _FRAME_KEYS = ("turn", "decisions", "terminal", "result", "score", "score_text", "decision")
-MAX_REPLAY_DECISIONS = 20000
+MAX_REPLAY_DECISIONS = 6000  # the longest game's own cap (FUBAR's max_decisions)
 
 
 class ReplayTooLong(ValueError):
-    """A record with more decisions than a replay takes (:data:`MAX_REPLAY_DECISIONS`)."""
+    """A record with more decisions than a replay takes (:data:`MAX_REPLAY_DECISIONS`, or its game's own
+    ``max_decisions``)."""
 
 
 def replay_frames(record: str | bytes | dict[str, Any], describe: Callable[[Any], str | None] | None = None,
@@ -54,6 +57,12 @@ def replay_frames(record: str | bytes | dict[str, Any], describe: Callable[[Any]
     data = record_data(record)
     if len(data["actions"]) > limit:
         raise ReplayTooLong(f"the record has {len(data['actions'])} decisions; a replay takes at most {limit}")
+    try:
+        cap = make_game(data["game"], **data["options"]).max_decisions
+    except (OptionError, TypeError) as exc:
+        raise PositionError(f"game record: cannot build its game: {exc}") from None
+    if len(data["actions"]) > cap:
+        raise ReplayTooLong(f"the record has {len(data['actions'])} decisions; its game ends within {cap}")
     final = State.from_json(data)  # checks the whole record (actions, rolls, final block)
     game = final.game
     rview = view_for(game.name)

@@ -90,3 +90,7 @@ def test_bad_and_too_long_records_are_refused():
         replay_frames('{"format": "fof-record/2"}')
     with pytest.raises(ReplayTooLong, match="a replay takes at most 5"):
         replay_frames(heuristic_game("strike_force_one", 2), limit=5)
+    padded = json.loads(heuristic_game("strike_force_one", 2))
+    padded["actions"] += ["pass"] * 600  # longer than the game's own cap: refused before replaying it
+    with pytest.raises(ReplayTooLong, match="its game ends within 600"):
+        replay_frames(padded)
