@@ -137,6 +137,8 @@ def describe_event(event) -> str | None:
         return f"=== Turn {d['turn']}: initiative {d['initiative']} ==="
     if kind == "unit_moved":
         how = " (rapid)" if d.get("rapid") else ""
+        if d.get("how") == "deploy":  # FUBAR's set-up
+            return f"  {d['unit']} sets up at {d['destination']}"
         if d.get("how") and d["how"] not in ("vehicle",):  # FUBAR: walk, run, duck & weave ...
             how = f" ({d['how'].replace('_', ' ')})"
         if d["origin"] == "off table":  # a set-up or an arrival from a table edge

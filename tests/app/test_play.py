@@ -109,3 +109,24 @@ def test_fof_list_shows_gym_ids_and_the_sides_with_a_shipped_model(capsys):
     out = capsys.readouterr().out
     assert "  strike_force_one  gym id: fof_env/StrikeForceOne-v0  sides: soviet*, us*  options:" in out
     assert "  force_on_force  gym id: fof_env/ForceOnForce-v0  sides: taliban, usmc  options:" in out
+
+
+def test_events_read_as_sentences():
+    """A set-up or an arrival is not a move 'off table -> x01y31'; FUBAR's and the WWII deck's events are not field dumps."""
+    from fof_env.cli import describe_event
+    from fof_env.force_on_force import events as fof
+    from fof_env.force_on_force.rules.wwii_fog import FogCardDrawn, FogCardPlayed
+    from fof_env.fubar import events as fubar
+
+    assert describe_event(fof.UnitMoved("usmc.A", "off table", "x01y31", False)) == "  usmc.A arrives at x01y31"
+    assert describe_event(fof.UnitMoved("usmc.A", "x01y31", "x07y31", True)) == "  usmc.A moves x01y31 -> x07y31 (rapid)"
+    assert describe_event(fubar.UnitMoved("ins.H", "off table", "x27y19", "deploy")) == "  ins.H sets up at x27y19"
+    assert describe_event(fubar.UnitMoved("pat.A", "x03y19", "x09y19", "walk")) == "  pat.A moves x03y19 -> x09y19 (walk)"
+    assert describe_event(fubar.FireHits("usmc.B", "tal.2", (5, 6, 1), 4, 2, 0, (), 2)) == (
+        "  FIRE usmc.B -> tal.2: 3 dice [5, 6, 1] need 4+: 2 hits; no save: 2 unsaved")
+    assert describe_event(fubar.HitTaken("tal.2", 1, "suppressed")) == "  tal.2 figure 1 is suppressed"
+    assert describe_event(fubar.ActivationRolled("tal.3", 6, 7, 4, True, "activation")) == (
+        "  tal.3 activation: die 6 (7 modified), needs 4+: succeeds")
+    assert describe_event(FogCardDrawn("ger", "excellent_position", True)) == (
+        "  ger draws a Fog of War card: An Excellent Position (held for later)")
+    assert describe_event(FogCardPlayed("us", "brownings_buzz_saw", "us.MMG enters at x05y07")).startswith("  us plays ")
