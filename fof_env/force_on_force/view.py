@@ -258,8 +258,7 @@ class ForceOnForceView(RulesetView):
             elif _Facts.number(state, "pilot_exit", 0) > 0:
                 text += f"; the pilot was escorted off the table in turn {_Facts.number(state, 'pilot_exit', 0)}"
             elif not state.is_terminal:
-                with_unit = _Facts.number(state, "pilot_unit")
-                where = f"with {_Facts.unit_names(state)[with_unit]}" if with_unit >= 0 else "on his own"
+                where = "with a team" if _Facts.number(state, "pilot_unit") >= 0 else "on his own"  # no name: both sides read it
                 text += f"; the pilot is {where}: {hunters} win if he is still on the table at the end of turn {pilot.deadline_turn}"
         if not state.is_terminal:
             text += f" (so far; turn {state.turn} of {state.sc.turns})"
