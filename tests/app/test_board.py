@@ -14,6 +14,8 @@ from __future__ import annotations
 import json
 from functools import cache
 
+import pytest
+
 import agents
 import fof_env
 from tests.app.browser import after, body, click, needs_browser, open_game, page_state, shoot, wait
@@ -297,3 +299,37 @@ def test_the_new_game_form_fits_a_small_screen(browser, server):
         shoot(d, "board_small_screen.png")
     finally:
         d.set_window_size(1300, 1000)
+
+
+def test_fof_replay_serve_opens_the_record_on_the_page(browser, tmp_path):
+    """``fof replay RECORD --serve``: it verifies the record, then the address it prints opens the record on
+    the replay viewer (and no other id)."""
+    import os
+    import subprocess
+    import sys
+    import urllib.error
+    import urllib.request
+
+    from tests.app.conftest import stop_server
+
+    path = tmp_path / "game.json"
+    path.write_text(_record("strike_force_one", 2))
+    proc = subprocess.Popen([sys.executable, "-m", "fof_env.cli", "replay", str(path), "--quiet", "--serve", "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        lines = [proc.stdout.readline() for _ in range(4)]
+        assert lines[0].startswith("Result: ") and lines[1].startswith("Verified: ")
+        assert lines[2].startswith("fof serve: board http://127.0.0.1:") and lines[3].startswith("replay: ")
+        url = lines[3].split(" ", 1)[1].strip()
+        assert url.endswith("/?replay=r1")
+        with pytest.raises(urllib.error.HTTPError, match="404"):
+            urllib.request.urlopen(url.replace("/?replay=r1", "/replay/r2"))
+        d = browser
+        d.get(url)
+        wait(d, lambda x: page_state(x).get("replay") == "1")
+        total = len(json.loads(path.read_text())["actions"])
+        assert len(d.find_elements("css selector", "#moves li.move")) == total
+        assert d.find_element("id", "replay-title").text.startswith("Replay: Strike Force One")
+        no_errors(d)
+    finally:
+        stop_server(proc)

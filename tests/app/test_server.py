@@ -198,30 +198,3 @@ def test_the_server_replays_a_record_for_the_board(server):
     assert status == 403 and "another origin" in reply["error"]
     status, reply = _post(f"http://{server}/replay", b"x" * ((1 << 20) + 1))
     assert status == 413 and reply["error"].startswith("record too long")
-
-
-def test_fof_replay_serve_opens_the_record_on_the_board(tmp_path):
-    """``fof replay RECORD --serve``: verifies the record, then serves it: the printed address opens it."""
-    import urllib.error
-    import urllib.request
-
-    path = tmp_path / "game.json"
-    path.write_text(_finished_record("fubar_village_patrol", 1))
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "fof_env.cli", "replay", str(path), "--quiet", "--serve", "--port", "0"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    try:
-        lines = [proc.stdout.readline() for _ in range(4)]
-        assert lines[0].startswith("Result: ") and lines[1].startswith("Verified: ")
-        assert lines[2].startswith("fof serve: board http://127.0.0.1:")
-        url = lines[3].split("replay: ", 1)[1].strip()
-        assert url.endswith("/?replay=r1")
-        with urllib.request.urlopen(url.replace("/?replay=", "/replay/")) as r:
-            reply = json.loads(r.read())
-        assert reply["ok"] and reply["replay"]["game"] == "fubar_village_patrol" and reply["replay"]["finished"]
-        with pytest.raises(urllib.error.HTTPError, match="404"):
-            urllib.request.urlopen(url.replace("/?replay=r1", "/replay/r2"))
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
