@@ -113,8 +113,8 @@ class GameSession:
         try:
             action = state.str_to_action(text)
         except ValueError as exc:
-            why = str(exc)  # the engine's own message names the action already
-            raise SessionError(why if why.startswith("cannot read action") else f"cannot read action {text!r:.60}: {why}") from None
+            why, said = str(exc), f"cannot read action {text!r}: "  # the engine's own message may say it already
+            raise SessionError(f"cannot read action {text!r:.60}: {why.removeprefix(said)}") from None
         if action not in state.legal_actions():
             raise SessionError(self.illegal_reason(text))
         return action

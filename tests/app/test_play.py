@@ -99,6 +99,8 @@ def test_an_unreadable_action_says_so_once_with_the_games_own_examples(monkeypat
         with pytest.raises(SessionError) as exc:
             session.parse("x")
         assert str(exc.value).count("cannot read action") == 1 and f"a unit like {units}," in str(exc.value)
+    with pytest.raises(SessionError, match="^cannot read action 'yyyy[y]*: use a hex like"):  # the input cut at 60
+        GameSession(fof_env.make_game("strike_force_one").new_initial_state(1)).parse("y" * 500)
     argv = ["play", "compound_raid", "--british", "human", "--seed", "1"]
     out = run(monkeypatch, capsys, argv, ["help", "quit"])
     assert "a unit by its id like 'brit.A' or 'mil.1'" in out and "'tal.1'" not in out

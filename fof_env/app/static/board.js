@@ -848,7 +848,7 @@ function wire() {
     const seed = $("seed").value === "" ? null : parseInt($("seed").value, 10);
     startGame({cmd: "new", game: $("game-select").value, options: readOptions(), seed, bots: readBots()});
   };
-  $("undo-button").onclick = () => fullRefresh({cmd: "undo", game: ui.game, side: ui.view.side});
+  $("undo-button").onclick = async () => { await fullRefresh({cmd: "undo", game: ui.game, side: ui.view.side}); await followTheMover(); };
   $("resign-button").onclick = async () => {
     if (!confirm("Resign this game?")) return;
     show(await request({cmd: "resign", game: ui.game, side: ui.view.side}));
