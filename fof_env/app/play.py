@@ -9,7 +9,8 @@ At the prompt: a number from the list or a canonical action string (``sov.A``, `
 ``x19y07``, ``pass`` ...); ``help``, ``map``, ``legal``, ``undo`` (take back your last decision
 and the bots' answers: the dice are restored too, so a decision played again rolls the same),
 ``save [PATH]`` (write the game record; ``fof play --resume PATH`` continues it),
-``pass-all`` (decline every reaction you are asked until the turn ends), ``quit``.
+``pass-all`` (decline every reaction you are asked until the turn ends), ``quit`` (asks for a file
+to save the game to first; Enter: not saved).
 An illegal input gets the reason and the legal list. Before a fire target is chosen, each
 target shows its firepower, defence dice and expected casualties.
 """
@@ -39,7 +40,8 @@ from fof_env.core.registry import make_game
 PROMPT_COMMANDS = """Other commands: 'map' shows the board as you may see it, 'legal' lists the legal actions,
 'undo' takes back your last decision (and the bots' answers), 'save [PATH]' writes the game record
 (continue it with 'fof play --resume PATH'), 'pass-all' declines every reaction until the turn ends,
-'help' shows this, 'quit' (or end of input) leaves the game. A number picks from the list."""
+'help' shows this, 'quit' leaves the game (offering to save it first; end of input leaves at once).
+A number picks from the list."""
 
 
 class QuitGame(Exception):
