@@ -523,8 +523,8 @@ def games_section(result: TournamentResult, media: dict[tuple[str, str], GameMed
         return []
     return [
         '<h2 id="games">Games</h2>',
-        "<p>The first game of each pairing: click a picture to replay it on the board (move list, step back"
-        " and forward, each side's view or the umpire's).</p>",
+        "<p>The first game of each pairing shown: click a picture to replay it on the board (move list, step"
+        " back and forward, each side's view or the umpire's).</p>",
         '<div class="games">' + "".join(cards) + "</div>",
     ]
 
