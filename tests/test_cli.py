@@ -16,7 +16,7 @@ from fof_env.core.game import State
 def test_list(capsys):
     assert cli.main(["list"]) == 0
     out = capsys.readouterr().out
-    assert "strike_force_one" in out and "soviet, us" in out
+    assert "strike_force_one" in out and "soviet*, us*" in out
     assert "heuristic" in out and "random" in out and "human" in out
 
 
@@ -93,7 +93,7 @@ LAF_OPTIONS = "{'rules': 'quick', 'fog_of_war': True, 'taliban_teams': 4, 'ambus
 
 def test_list_and_help_show_lost_and_found_sides(capsys):
     assert cli.main(["list"]) == 0
-    assert "lost_and_found  sides: taliban, usmc" in capsys.readouterr().out
+    assert "lost_and_found  gym id: fof_env/LostAndFound-v0  sides: taliban*, usmc*" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         cli.main(["play", "--help"])
     out = capsys.readouterr().out
@@ -162,7 +162,7 @@ def test_human_play_lost_and_found(capsys, monkeypatch):
     assert "Illegal: 'x01y01' is not a legal action for decision 'deploy' now." in out
     assert "a table point like 'x19y07'" in out and "Now: deploy: choose the point" in out  # help
     assert "pilot: x21y17; contact: False" in out  # map
-    assert "[taliban] deploy: x19y15" in out and "tal.1 moves off table -> x19y15" in out  # upper case read
+    assert "[taliban] deploy: x19y15" in out and "tal.1 arrives at x19y15" in out  # upper case read
     assert "Please type an action" in out
     assert "Illegal: 'pass' is not a legal action for decision 'deploy' now." in out
     assert "Legal: x19y21 x17y23" in out
@@ -195,7 +195,7 @@ def test_human_usmc_never_sees_hidden_taliban(capsys, monkeypatch):
     out = capsys.readouterr().out
     assert "[taliban] deploy: (hidden from you)" in out
     assert "[taliban] declare_hidden: (hidden from you)" in out
-    assert "tal.1 moves off table" not in out  # the deployment events stay secret
+    assert "tal.1 arrives at" not in out  # the deployment events stay secret
     game = fof_env.make_game("lost_and_found")
     state = game.new_initial_state(3)
     bot = agents.make_agent("heuristic", game, 0, seed=3 + 1000)

@@ -101,10 +101,7 @@ class Prompt:
             line = f"  {i:>3}) {entry['action']:<14} {entry['label']}"
             p = entry.get("preview")
             if p:
-                line += (
-                    f"  [firepower {p['firepower']}d{p['attack_die']} vs defense {p['defense']}d{p['defense_die']}: "
-                    f"expected casualties {p['expected_casualties']:.2f}, P(>=1) {p['p_any']:.0%}]"
-                )
+                line += "  [" + preview_words(p) + "]"
             lines.append(line)
         return "\n".join(lines)
 
@@ -200,6 +197,22 @@ class Prompt:
 
 class _NotUnderstood(ValueError):
     pass
+
+
+def preview_words(p: dict[str, Any]) -> str:
+    """A legal action's odds (its view ``preview``) in one line: Force on Force fire, Strike Force One's
+    Combat Results Table, FUBAR's hits and saves."""
+    if "odds" in p:
+        if not p["odds"]:
+            return f"{p['attackers']} vs {p['defense']}: differential {p['differential']:+d}, not allowed"
+        odds = ", ".join(f"{r} {x:.0%}" for r, x in p["odds"].items())
+        return f"{p['attackers']} vs {p['defense']}, differential {p['differential']:+d}: {odds}"
+    if "expected_unsaved" in p:
+        save = f"save {p['save']}+ ({p['p_save']:.0%})" if p["save"] else "no save"
+        return (f"{p['dice']} dice needing {p['need']}+ ({p['p_hit']:.0%} each), {save}: "
+                f"expected unsaved hits {p['expected_unsaved']:.2f}, P(>=1) {p['p_any']:.0%}")
+    return (f"firepower {p['firepower']}d{p['attack_die']} vs defense {p['defense']}d{p['defense_die']}: "
+            f"expected casualties {p['expected_casualties']:.2f}, P(>=1) {p['p_any']:.0%}")
 
 
 def _unit_examples(session: GameSession) -> list[str]:

@@ -132,3 +132,18 @@ def test_events_read_as_sentences():
     assert describe_event(FogCardDrawn("ger", "excellent_position", True)) == (
         "  ger draws a Fog of War card: An Excellent Position (held for later)")
     assert describe_event(FogCardPlayed("us", "brownings_buzz_saw", "us.MMG enters at x05y07")).startswith("  us plays ")
+
+
+def test_the_prompt_shows_the_odds_of_every_attack():
+    """Strike Force One's attack targets list the Combat Results Table's odds ("Two (+1)": DE 1/6, DR 2/6, AR 2/6,
+    AE 1/6); the prompt formats every ruleset's preview (it raised KeyError 'firepower' on these)."""
+    from fof_env.app.play import Prompt
+    from fof_env.app.session import GameSession
+
+    position = {"turn": 1, "phase": "soviet_combat", "units": {"soviet": {"A": "0503", "B": "0604"},
+                                                                  "us": {"A": "0504", "B": "0109"}}}
+    session = GameSession(fof_env.make_game("strike_force_one").state_from_position(position), {})
+    out = io.StringIO()
+    Prompt(session, 0, out).show_decision(session.view(0))
+    line = next(x for x in out.getvalue().splitlines() if x.strip().startswith("1) 0504"))
+    assert line.endswith("[2 vs 1, differential +1: DE 17%, DR 33%, AR 33%, AE 17%]")
