@@ -183,14 +183,21 @@ def test_the_fog_of_war_hand_is_shown_to_its_owner(browser, server):
     wait(d, lambda x: page_state(x).get("side") == "ger")
     d.execute_script("document.getElementById('speed').value = '0'")
     d.find_element("id", "watch-button").click()
-    wait(d, lambda x: "An Excellent Position" in x.find_element("id", "hand").text, timeout=40)
-    d.find_element("id", "watch-button").click()  # pause
-    assert d.find_element("id", "own-hand").text.startswith("Your hand (ger): ")
+    seen = []  # the hand line, read in one go while the page redraws
+
+    def holds(x) -> bool:
+        seen.append(x.execute_script("const e = document.getElementById('own-hand'); return e ? e.textContent : ''"))
+        return "An Excellent Position" in seen[-1]
+
+    wait(d, holds, timeout=40)
+    d.find_element("id", "watch-button").click()  # pause, and let the bot move on its way finish
+    wait(d, lambda x: x.execute_script("return !ui.watching && ui.pending.size === 0"))
+    assert seen[-1].startswith("Your hand (ger): ")
     shoot(d, "board_wwii_hand.png")
     d.execute_script("const w = document.getElementById('watch-side'); w.value = 'us'; w.dispatchEvent(new Event('change'));")
     wait(d, lambda x: page_state(x).get("side") == "us")
-    hand = d.find_element("id", "hand").text
-    assert "An Excellent Position" not in hand and "The enemy holds 1 card(s)." in hand
+    hand = d.execute_script("return document.getElementById('hand').textContent")
+    assert "An Excellent Position" not in hand and "The enemy holds " in hand and "Your hand (us): " in hand
 
 
 def test_a_game_just_played_replays_with_a_move_list(browser, server):
