@@ -58,10 +58,12 @@ def create_app(engine: Engine, *, workers: int = 16, replays: dict[str, str] | N
         origin = request.headers.get("origin")
         if origin is not None and not _same_origin(origin, request.headers.get("host", "")):
             return JSONResponse({"ok": False, "error": "a page of another origin may not ask for replays"}, 403)
-        body = await request.body()
-        if len(body) > engine.max_line:
-            return JSONResponse({"ok": False, "error": f"record too long: {len(body)} bytes, the limit is {engine.max_line}"}, 413)
-        return await _replay_response(body)
+        body = bytearray()
+        async for chunk in request.stream():  # read no further than the limit
+            body += chunk
+            if len(body) > engine.max_line:
+                return JSONResponse({"ok": False, "error": f"record too long: over {engine.max_line} bytes, the limit"}, 413)
+        return await _replay_response(bytes(body))
 
     async def replay_get(request):
         text = (replays or {}).get(request.path_params["rid"])

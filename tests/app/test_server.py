@@ -197,4 +197,4 @@ def test_the_server_replays_a_record_for_the_board(server):
     status, reply = _post(f"http://{server}/replay", record.encode(), origin="http://evil.example")
     assert status == 403 and "another origin" in reply["error"]
     status, reply = _post(f"http://{server}/replay", b"x" * ((1 << 20) + 1))
-    assert status == 413 and reply["error"].startswith("record too long")
+    assert status == 413 and reply["error"] == "record too long: over 1048576 bytes, the limit"
