@@ -110,7 +110,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     ev.add_argument("--no-mirror", action="store_true", help="skip each agent against itself")
     ev.add_argument("--no-records", action="store_true", help="do not save the game records")
     ev.add_argument("--no-html", action="store_true", help="skip report.html (and matplotlib)")
-    ev.add_argument("--no-gifs", action="store_true", help="no game GIFs in report.html")
+    ev.add_argument("--no-gifs", action="store_true", help="no game GIFs (nor their replay pages) in report.html")
     ev.add_argument("--no-progress", action="store_true", help="no progress bar")
     ev.set_defaults(run=run_evaluate)
 
