@@ -20,7 +20,6 @@ import asyncio
 import concurrent.futures
 import contextlib
 import itertools
-import json
 import socket
 import sys
 from pathlib import Path
@@ -64,7 +63,7 @@ def create_app(engine: Engine, *, workers: int = 16):
                     data = message.get("bytes") or b""
                     text = data.decode("utf-8", errors="replace")
                 reply = await loop.run_in_executor(pool, engine.handle_text, text, owner)
-                await websocket.send_text(json.dumps(reply, separators=(",", ":")))
+                await websocket.send_text(engine.encode(reply))
         except (WebSocketDisconnect, RuntimeError):  # gone (a reply to a closed socket: RuntimeError)
             pass
         finally:
@@ -117,14 +116,9 @@ def run_server(args, out: TextIO) -> int:
             "(the protocol has no authentication); use the default 127.0.0.1 unless you mean it",
             file=sys.stderr,
         )
-    engine = Engine(
-        bot_timeout=args.bot_timeout,
-        max_games=args.max_games,
-        max_line=args.max_message,
-        allow_model_paths=args.allow_model_paths,
-        save_dir=args.save_dir,
-        name="fof serve",
-    )
+    from fof_env.app.commands import engine_options
+
+    engine = Engine(name="fof serve", **engine_options(args))
     try:
         sock = bind(args.host, args.port)
     except OSError as exc:
