@@ -155,7 +155,8 @@ function show(reply) {
   } else {
     const d = v.decision;
     const who = v.your_turn ? `You (${v.side}) decide` : `${d.side} decides`;
-    setStatus(`${v.game} — turn ${v.turn} — ${who}: ${d.kind.replace(/_/g, " ")}${score}`);
+    const practice = v.practice ? " (practice game)" : "";
+    setStatus(`${v.game}${practice} — turn ${v.turn} — ${who}: ${d.kind.replace(/_/g, " ")}${score}`);
   }
   document.body.dataset.terminal = v.terminal ? "1" : "0";
   document.body.dataset.yourTurn = v.your_turn ? "1" : "0";
@@ -395,7 +396,7 @@ function wire() {
   $("new-game").onsubmit = (ev) => {
     ev.preventDefault();
     const seed = $("seed").value === "" ? null : parseInt($("seed").value, 10);
-    startGame({cmd: "new", game: $("game-select").value, options: readOptions(), seed, bots: readBots()});
+    startGame({cmd: "new", game: $("game-select").value, options: readOptions(), seed, bots: readBots(), practice: $("practice").checked});
   };
   $("undo-button").onclick = () => fullRefresh({cmd: "undo", game: ui.game, side: ui.view.side});
   $("resign-button").onclick = async () => {
@@ -421,12 +422,18 @@ function wire() {
     }
     setStatus(`Saved as ${reply.save_id}` + (reply.record ? " (record ready to download)" : " (on the server; the record is offered once the game is over)"));
   };
-  $("load-save").onclick = () => startGame({cmd: "load", save_id: $("save-id").value.trim(), bots: readBots()});
+  // a saved game keeps its seats (which sides the server's bots play); a record names them too
+  $("load-save").onclick = () => startGame({cmd: "load", save_id: $("save-id").value.trim()});
   $("record-file").onchange = (ev) => {
     const file = ev.target.files[0];
     if (!file) return;
     const reader = new FileReader();
-    reader.onload = () => startGame({cmd: "load", record: String(reader.result), bots: readBots()});
+    reader.onload = () => {
+      const text = String(reader.result);
+      let seats = null;
+      try { seats = JSON.parse(text).session?.seats || null; } catch (e) { seats = null; }
+      startGame(seats ? {cmd: "load", record: text} : {cmd: "load", record: text, bots: readBots()});
+    };
     reader.readAsText(file);
   };
   $("watch-button").onclick = () => {
