@@ -739,8 +739,9 @@ class Engine:
         from agents.base import DecisionStopped
 
         deadline = time.monotonic() + self.bot_timeout
-        if not self._slots.acquire(timeout=self.bot_timeout):
-            raise _OutOfTime
+        while not self._slots.acquire(timeout=0.05):  # every bot worker busy: wait, while it makes sense
+            if stop.is_set() or time.monotonic() >= deadline:
+                raise _OutOfTime
         box: dict[str, Any] = {}
         done = threading.Event()
         with contextlib.suppress(AttributeError):  # an agent with no place for it is dropped at the deadline
@@ -772,7 +773,7 @@ class Engine:
         checked = self._checked(spec, game, player)
         try:
             return make_agent(checked.kind, game, player, seed=seed, **checked.kwargs)
-        except (ValueError, TypeError, OSError) as exc:
+        except Exception as exc:  # noqa: BLE001 - an agent refusing its arguments, in whatever words
             text = _one_line(exc)
             for path in self.catalog.models.values():  # the model's id, never the server's path
                 text = text.replace(str(path), "MODEL")
