@@ -553,8 +553,9 @@ def test_a_bot_out_of_time_stops_and_others_still_play():
             assert r["ok"], r
             t0 = time.perf_counter()
             r = engine.handle({"cmd": "bot", "game": r["game"]}, owner)
-            assert not r["ok"] and "did not decide within 0.3 s" in r["error"] and time.perf_counter() - t0 < 1.5
-        deadline = time.monotonic() + 2
+            # 0.3 s and the stop; generous, for a shared 2-core machine (the searches ran for minutes before)
+            assert not r["ok"] and "did not decide within 0.3 s" in r["error"] and time.perf_counter() - t0 < 5
+        deadline = time.monotonic() + 5
         while _bot_threads() and time.monotonic() < deadline:
             time.sleep(0.02)
         assert _bot_threads() == 0
@@ -577,7 +578,7 @@ def test_a_disconnect_stops_the_bots_of_that_connection():
         t0 = time.perf_counter()
         engine.drop_owner("a")
         worker.join(5)
-        assert not worker.is_alive() and time.perf_counter() - t0 < 1
+        assert not worker.is_alive() and time.perf_counter() - t0 < 2
         assert not replies[0]["ok"]
         time.sleep(0.1)
         assert _bot_threads() == 0
@@ -764,7 +765,7 @@ def test_scenario_sizes_are_bounded_and_refused_in_milliseconds(ruleset, tmp_pat
         t0 = time.perf_counter()
         with pytest.raises((PositionError, OptionError)) as err:
             scenario_from_dict(data, "x.json")
-        assert time.perf_counter() - t0 < 0.5 and "\n" not in str(err.value)
+        assert time.perf_counter() - t0 < 1.0 and "\n" not in str(err.value)
     text = name.read_text()
     for bad in (text.replace('"width_in": ', '"width_in": Infinity, "w": ', 1), text.replace('"width_in": ', '"width_in": 1e999, "w": ', 1),
                 '{"a": ' * 5000 + "1" + "}" * 5000):  # fmt: skip
