@@ -8,13 +8,20 @@ from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
 
+class DecisionStopped(RuntimeError):
+    """An agent's ``act`` gave up because its ``stop`` event was set (a server's time limit ran out,
+    or its client left): no action, and the state it was given is as it was."""
+
+
 @runtime_checkable
 class Agent(Protocol):
     """Plays one side of one game.
 
     ``act(state)`` returns one of ``state.legal_actions()`` for
     ``state.current_player == self.player``. Agents own a seeded RNG and never
-    touch the state's dice.
+    touch the state's dice. An agent whose decision may take long (a search) reads an optional
+    ``stop`` attribute, a ``threading.Event``: once it is set, ``act`` raises
+    :class:`DecisionStopped` within a few milliseconds.
     """
 
     player: int

@@ -126,7 +126,9 @@ machine, mean over whole games against ``random``, both sides): Strike Force One
 50 / 200 simulations: about 8 / 15 / 40 / 130-180 ms per decision; Lost & Found 10 / 15 /
 50 / 200: about 13 / 17 / 65 / 270-290 ms. Random rollouts give a weak signal where random
 play almost always loses (the Soviet side of Strike Force One): expect real play from a few
-hundred simulations, not from a few dozen.
+hundred simulations, not from a few dozen. A server stops a search
+by setting the agent's ``stop`` (a ``threading.Event``, checked before every iteration and every 32
+rollout steps): ``act`` then raises :class:`~agents.base.DecisionStopped`.
 
 Guided searches cost more per iteration (the heuristic bots decide in every rollout step
 and tree node). Measured per iteration (one core, positions along heuristic games, lightly
@@ -178,6 +180,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from agents.base import DecisionStopped
 from fof_env.core.errors import OptionError
 
 
@@ -240,15 +243,20 @@ class _Node:
 
 
 def _optional_number(value: Any, kind: type, name: str) -> Any:
-    """``value`` read as ``kind`` (int/float); ``None``, ``""`` or ``"none"`` give None."""
+    """``value`` read as ``kind`` (int/float); ``None``, ``""`` or ``"none"`` give None; OptionError for
+    anything else that is not a finite number (``inf``, ``nan``)."""
     if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none", "null")):
         return None
     if isinstance(value, bool):
         raise OptionError(f"mcts: {name} must be a number, got {value!r}")
     try:
-        return kind(float(value)) if kind is int and isinstance(value, str) else kind(value)
-    except (TypeError, ValueError):
+        number = float(value)
+        out = kind(number) if kind is int and isinstance(value, str) else kind(value)
+    except (TypeError, ValueError, OverflowError):
         raise OptionError(f"mcts: {name} must be a number, got {value!r}") from None
+    if not math.isfinite(number):
+        raise OptionError(f"mcts: {name} must be a finite number, got {value!r}")
+    return out
 
 
 _OPTIONS = (
@@ -351,6 +359,7 @@ class MCTSAgent:
                 raise OptionError(f"mcts: evaluation=score has no position value for game {game.name!r}")
         self.last_search: SearchStats | None = None
         self._root_hints: dict[int, int] = {}
+        self.stop = None  # a threading.Event: set, the search raises DecisionStopped (see agents.base.Agent)
 
     def __repr__(self) -> str:
         extra = []
@@ -499,9 +508,12 @@ class MCTSAgent:
             position_value = None
         hints: dict[int, int] = {}  # root action -> how often it was the heuristic's choice
         self._root_hints = hints
+        stopped = self.stop.is_set if self.stop is not None else None
         nodes = 1
         it = 0
         while True:
+            if stopped is not None and stopped():
+                raise DecisionStopped("mcts: the search was stopped")
             if deadline is None:
                 if it >= budget:
                     break
@@ -598,6 +610,8 @@ class MCTSAgent:
             # rollout
             steps = 0
             while not world.is_terminal and steps < limit:
+                if stopped is not None and not steps & 31 and stopped():
+                    raise DecisionStopped("mcts: the search was stopped")
                 legal = world.legal_actions()
                 n = len(legal)
                 if n == 1:

@@ -7,6 +7,11 @@ Strike Force One and Lost & Found) with seeded random legal actions against the 
 decision (``bot``) is its own request, timed from send to reply. Clients start a new game
 when one ends. Bounded: it stops after ``--duration`` seconds or ``--max-requests`` requests,
 whichever comes first, and only ever talks to the loopback address it started.
+
+``--abandon N`` / ``--saves M`` measure memory instead: the server's resident set size (Linux
+``/proc``) after N games left behind (N connections dropped without a word, then one
+connection that opens N games and never closes them) and after M saves of one game;
+``--server-cmd`` starts another build's server to compare.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import argparse
 import asyncio
 import json
 import random
+import shlex
 import statistics
 import subprocess
 import sys
@@ -97,10 +103,12 @@ async def _run(url: str, games: int, bot: str, duration: float, max_requests: in
     return report
 
 
-def start_local_server() -> tuple[subprocess.Popen, str]:
-    """``fof serve --port 0`` on 127.0.0.1 in a child process; (process, ws url)."""
+def start_local_server(command: list[str] | None = None) -> tuple[subprocess.Popen, str]:
+    """``fof serve --port 0`` on 127.0.0.1 in a child process (``command``: another build's
+    ``fof serve``, to compare); (process, ws url)."""
+    base = command or [sys.executable, "-m", "fof_env.cli", "serve"]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "fof_env.cli", "serve", "--port", "0", "--max-games", "1000"],
+        [*base, "--port", "0", "--max-games", "1000"],
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -111,12 +119,75 @@ def start_local_server() -> tuple[subprocess.Popen, str]:
     return proc, line.split("protocol ", 1)[1].strip()
 
 
+def rss_mb(pid: int) -> float:
+    """The resident set size of process ``pid`` in MB (Linux ``/proc``; 0.0 elsewhere)."""
+    try:
+        with open(f"/proc/{pid}/status") as fh:
+            for line in fh:
+                if line.startswith("VmRSS:"):
+                    return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    return 0.0
+
+
+async def _memory(url: str, pid: int, abandon: int, saves: int) -> dict[str, Any]:
+    """Server RSS after ``abandon`` games left behind (connections dropped without a word, then one
+    connection that opens games and never closes them) and after ``saves`` saves of one game."""
+    import websockets
+
+    report: dict[str, Any] = {"rss_start_mb": rss_mb(pid)}
+    new = {"cmd": "new", "game": "lost_and_found", "bots": {"taliban": "heuristic"}}
+    for i in range(abandon):  # each on its own connection, dropped without closing its game
+        ws = await websockets.connect(url, max_size=None)
+        await ws.send(json.dumps({**new, "seed": i}))
+        await ws.recv()
+        ws.transport.abort()
+    await asyncio.sleep(1.0)
+    report["abandoned_connections"] = abandon
+    report["rss_after_abandoned_connections_mb"] = rss_mb(pid)
+    held = refused = 0
+    async with websockets.connect(url, max_size=None) as ws:  # one connection that never closes a game
+        for i in range(abandon):
+            await ws.send(json.dumps({**new, "seed": i}))
+            reply = json.loads(await ws.recv())
+            held += reply["ok"]
+            refused += not reply["ok"]
+        report["games_one_connection"] = {"held": held, "refused": refused, "rss_mb": rss_mb(pid)}
+    async with websockets.connect(url, max_size=None) as ws:
+        await ws.send(json.dumps({**new, "seed": 1}))
+        gid = json.loads(await ws.recv())["game"]
+        kept = refused = 0
+        for _ in range(saves):
+            await ws.send(json.dumps({"cmd": "save", "game": gid}))
+            reply = json.loads(await ws.recv())
+            kept += reply["ok"]
+            refused += not reply["ok"]
+        report["saves"] = {"asked": saves, "kept": kept, "refused": refused, "rss_mb": rss_mb(pid)}
+    return report
+
+
+def run_memory(args, out) -> int:
+    """``fof loadtest --abandon N --saves M``: the server's memory after games left behind and saves."""
+    proc, url = start_local_server(shlex_split(args.server_cmd))
+    try:
+        time.sleep(0.5)
+        report = asyncio.run(_memory(url, proc.pid, args.abandon, args.saves))
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    print(json.dumps(report, indent=1), file=out)
+    return 0
+
+
 def run_loadtest(args, out) -> int:
     """The ``fof loadtest`` command."""
+    if args.abandon or args.saves:
+        return run_memory(args, out)
     proc = None
     url = args.url
     if url is None:
-        proc, url = start_local_server()
+        proc, url = start_local_server(shlex_split(args.server_cmd))
     elif not url.startswith(("ws://127.", "ws://localhost", "ws://[::1]")):
         print("fof loadtest: --url must be a loopback address (ws://127.0.0.1:PORT/ws)", file=sys.stderr)
         return 2
@@ -142,4 +213,15 @@ def add_parser(sub) -> None:
     p.add_argument("--duration", type=float, default=30.0, help="seconds at most (30)")
     p.add_argument("--max-requests", type=int, default=20000, help="requests at most (20000)")
     p.add_argument("--url", default=None, help="a running server's ws://127.0.0.1:PORT/ws (default: start one)")
+    p.add_argument("--abandon", type=int, default=0,
+                   help="instead of the load: the server's RSS after N games left behind (N dropped connections, "
+                        "then one connection opening N games)")  # fmt: skip
+    p.add_argument("--saves", type=int, default=0, help="instead of the load: the server's RSS after N saves of one game")
+    p.add_argument("--server-cmd", default=None,
+                   help="the command that starts the server to measure (default: this fof serve), e.g. another "
+                        "checkout's 'python -m fof_env.cli serve', to compare")  # fmt: skip
     p.set_defaults(run=lambda args, out: run_loadtest(args, out))
+
+
+def shlex_split(command: str | None) -> list[str] | None:
+    return shlex.split(command) if command else None

@@ -5,26 +5,44 @@ The same :class:`Engine` answers ``fof engine`` (JSON lines on stdio) and ``fof 
 dict, and never raises. Every reply has ``"ok"``; a request that fails gets
 ``{"ok": false, "error": "<one line>"}`` and changes nothing (a game is never left half
 changed: every command checks before it changes, and bots decide on a copy of the state).
-Each request is checked against its JSON Schema (``schemas/protocol.schema.json``,
-``$defs/<cmd>_request``) before it is read; ``docs/protocol.md`` documents every message.
+Each request is read as plain JSON (finite numbers, bounded nesting: :mod:`fof_env.core.jsondata`)
+and checked against its JSON Schema (``schemas/protocol.schema.json``, ``$defs/<cmd>_request``,
+where an integer is never a float and a number is finite) before it is read;
+``docs/protocol.md`` documents every message and :mod:`fof_env.app.limits` every bound.
 
 Commands: ``hello``, ``new``, ``view``, ``play``, ``bot``, ``undo``, ``resign``, ``pass_all``,
 ``save``, ``load``, ``close``, ``games``. Games are kept per ``owner`` (a connection): an id is
 good only for the connection that made the game.
 
-No peeking: every view comes from :meth:`GameSession.view` (the one filtering layer,
-:mod:`fof_env.core.view`); a front end that plays one side against a bot gets only that
-side's view; a game record (which holds the hidden set-up and the dice state) is sent only
-once the game is over, while a save mid-game stays on the server under its save id.
-Nothing from a client is unpickled: requests and records are JSON, model files are
-safetensors, and ``ppo:PATH`` specs are refused unless the engine allows model paths.
+Fair play against the server's bots (``docs/protocol.md``, "Fair play"):
+
+* **Seats** are fixed when a game starts and kept in its saves and records; no request views or
+  plays a bot's side, or turns it into a front-end side.
+* **No peeking**: every view comes from :meth:`GameSession.view` (the one filtering layer,
+  :mod:`fof_env.core.view`); a front end playing one side against a bot gets only that side's
+  view, its errors never name a decision kept from it, and every count it sees is of what it was
+  shown. A game record (the hidden set-up, every roll, the dice state) is sent only once the game
+  is over.
+* **Saves** belong to their connection (or its token) and, against a bot, are bookmarks of one
+  line of play, not branch points (:mod:`fof_env.app.saves`); **undo** against a bot takes back only
+  decisions that taught nothing (:mod:`fof_env.app.session`); ``practice`` games undo freely and
+  draw a new future each time.
+* **Seeds**: where a bot holds a seat the dice and the bots are seeded with the client's seed
+  mixed with server entropy (:mod:`fof_env.app.entropy`), revealed in the record at the end.
+* **No files from clients**: scenarios and models are ids from the server's lists
+  (:mod:`fof_env.app.catalog`); nothing from a client is unpickled.
+* **Bots that stop**: every number of an agent spec is finite and capped (:mod:`fof_env.app.specs`);
+  a bot decides in its own thread with a ``stop`` event, set when its time is up, when its game
+  is closed or its connection leaves, and when the engine stops.
+* **Bounds**: quotas per connection (games, saves, one bot request in flight), idle games and
+  saves expire, save files are written whole with mode 0600.
 """
 
 from __future__ import annotations
 
-import concurrent.futures
+import contextlib
 import json
-import secrets
+import math
 import threading
 import time
 from collections.abc import Callable
@@ -34,15 +52,24 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from fof_env.app.session import GameSession, SessionError, replay_log
+from fof_env.app import limits
+from fof_env.app.catalog import SCENARIO_GAMES, Catalog, CatalogError
+from fof_env.app.entropy import agent_seed, mixed_seed, server_entropy
+from fof_env.app.saves import Line, SaveError, SaveStore
+from fof_env.app.session import FRONT_END, GameSession, SessionError, replay_log
+from fof_env.app.specs import SpecError, check_spec
+from fof_env.core import jsondata
+from fof_env.core.dice import SeededDice
 from fof_env.core.errors import IllegalActionError, OptionError, PositionError
-from fof_env.core.game import record_data
+from fof_env.core.game import State, record_data
 from fof_env.core.registry import list_games, make_game
 
 PROTOCOL = "fof-protocol/1"
 COMMANDS = ("hello", "new", "view", "play", "bot", "undo", "resign", "pass_all", "save", "load", "close", "games")
-MAX_LINE = 1 << 20  # bytes of one request
-MAX_SIMULATIONS = 20000
+MAX_LINE = limits.MAX_MESSAGE_BYTES  # bytes of one request
+MAX_SIMULATIONS = limits.MAX_SIMULATIONS
+MAX_ERROR = 500  # characters of an error line
+SWEEP_EVERY_S = 1.0
 
 
 @cache
@@ -52,14 +79,24 @@ def schema() -> dict[str, Any]:
     return json.loads(text)
 
 
+def _is_integer(_checker, value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(_checker, value) -> bool:
+    return _is_integer(_checker, value) or (isinstance(value, float) and math.isfinite(value))
+
+
 @cache
 def _validator(name: str):
+    """``$defs/<name>`` with strict types: an integer is an ``int`` (never ``2.0``), a number is finite."""
     import jsonschema
 
     root = schema()
     sub = {**root["$defs"][name], "$defs": root["$defs"]}
     cls = jsonschema.validators.validator_for(root)
-    return cls(sub)
+    checker = cls.TYPE_CHECKER.redefine_many({"integer": _is_integer, "number": _is_number})
+    return jsonschema.validators.extend(cls, type_checker=checker)(sub)
 
 
 def check_message(message: dict[str, Any], name: str) -> str | None:
@@ -70,57 +107,99 @@ def check_message(message: dict[str, Any], name: str) -> str | None:
     if not errors:
         return None
     err = jsonschema.exceptions.best_match(errors)
-    where = "/".join(str(p) for p in err.absolute_path)
-    return f"{where}: {err.message}" if where else err.message
+    where = "/".join(str(p)[:40] for p in err.absolute_path)
+    text = f"{where}: {err.message}" if where else err.message
+    return text if len(text) <= MAX_ERROR - 60 else text[: MAX_ERROR - 63] + "..."
 
 
 class ProtocolError(ValueError):
     """A request refused, with one line saying why."""
 
 
+REFUSALS = (ProtocolError, SessionError, OptionError, PositionError, IllegalActionError, SpecError, CatalogError,
+            SaveError, jsondata.BadJSON)  # fmt: skip
+
+
 @dataclass
 class _Game:
     session: GameSession
     owner: Any
+    line: Line | None = None  # a game against a bot: its line of play (fof_env.app.saves)
     lock: threading.Lock = field(default_factory=threading.Lock)
     touched: float = field(default_factory=time.monotonic)
+    closed: bool = False
+    stops: set[threading.Event] = field(default_factory=set)  # the stop events of its bots deciding now
 
 
 class Engine:
     """Holds games and answers protocol messages (thread-safe; one lock per game).
 
     ``bot_timeout``: seconds a bot may take for one decision (the game is left unchanged when
-    it runs out); ``allow_model_paths``: whether ``ppo:PATH`` bot specs may name files (the
-    stdio engine allows it, ``fof serve`` not unless asked); ``save_dir``: where saves are
-    written (None: kept in memory only); ``max_games``: games held at once.
+    it runs out, and the bot is stopped); ``max_games`` / ``max_games_per_owner``: games held
+    at once, in all and per connection; ``max_saves`` / ``max_saves_per_owner``: the same for
+    saves; ``game_idle_s`` / ``save_idle_s``: idle time after which a game or a save is
+    forgotten; ``save_dir``: where saves are also written (None: memory only);
+    ``scenario_dirs`` / ``model_dirs``: the operator's scenario and model folders
+    (:class:`~fof_env.app.catalog.Catalog`); ``bot_workers``: bot decisions running at once;
+    ``extra_limits``: more figures for ``hello`` (the server's connection limit ...);
+    ``entropy``: the server randomness mixed into seeds (:func:`~fof_env.app.entropy.server_entropy`;
+    tests pin it to replay a game, no client can).
     """
 
     def __init__(
         self,
         *,
-        bot_timeout: float = 30.0,
-        max_games: int = 200,
+        bot_timeout: float = limits.DEFAULT_BOT_TIMEOUT_S,
+        max_games: int = limits.DEFAULT_MAX_GAMES,
+        max_games_per_owner: int = limits.DEFAULT_MAX_GAMES_PER_CONNECTION,
+        max_saves: int = limits.DEFAULT_MAX_SAVES,
+        max_saves_per_owner: int = limits.DEFAULT_MAX_SAVES_PER_CONNECTION,
+        game_idle_s: float = limits.DEFAULT_GAME_IDLE_S,
+        save_idle_s: float = limits.DEFAULT_SAVE_IDLE_S,
         max_line: int = MAX_LINE,
-        allow_model_paths: bool = False,
         save_dir: str | Path | None = None,
+        scenario_dirs: tuple[str | Path, ...] | list[str | Path] = (),
+        model_dirs: tuple[str | Path, ...] | list[str | Path] = (),
         bot_workers: int = 4,
         name: str = "fof engine",
+        extra_limits: dict[str, Any] | None = None,
+        entropy: Callable[[], str] = server_entropy,
     ):
+        if not (math.isfinite(bot_timeout) and 0 < bot_timeout <= limits.MAX_TIME_BUDGET_S):
+            raise ValueError(f"bot timeout must be over 0 and at most {limits.MAX_TIME_BUDGET_S:g} s, got {bot_timeout!r}")
         self.bot_timeout = float(bot_timeout)
         self.max_games = int(max_games)
+        self.max_games_per_owner = int(max_games_per_owner)
+        self.game_idle_s = float(game_idle_s)
         self.max_line = int(max_line)
-        self.allow_model_paths = allow_model_paths
-        self.save_dir = Path(save_dir) if save_dir is not None else None
         self.name = name
+        self.catalog = Catalog(scenario_dirs, model_dirs)
+        self.store = SaveStore(save_dir, max_saves=max_saves, max_per_owner=max_saves_per_owner, idle_s=save_idle_s)
         self.games: dict[str, _Game] = {}
-        self.saves: dict[str, str] = {}
         self._lock = threading.Lock()
-        self._bots = concurrent.futures.ThreadPoolExecutor(max_workers=bot_workers, thread_name_prefix="fof-bot")
+        self._slots = threading.BoundedSemaphore(bot_workers)
+        self._in_flight: dict[Any, int] = {}
+        self._stopping = False
+        self._swept = time.monotonic()
+        self._sweep_every = min(SWEEP_EVERY_S, self.game_idle_s / 4, self.store.idle_s / 4)
         self._describe = _describer()
         self._games_info: list[dict[str, Any]] | None = None
+        self._extra_limits = dict(extra_limits or {})
+        self._entropy = entropy
+
+    @property
+    def saves(self) -> dict[str, Any]:
+        """The saves held now (id -> save)."""
+        return self.store.saves
 
     def close(self) -> None:
-        self._bots.shutdown(wait=False, cancel_futures=True)
+        """Stop every bot deciding now and refuse new bot decisions (the engine is going away)."""
+        with self._lock:
+            self._stopping = True
+            entries = list(self.games.values())
+        for entry in entries:
+            for stop in list(entry.stops):
+                stop.set()
 
     # ---- entry points ------------------------------------------------------------------------
     def handle_text(self, text: str | bytes, owner: Any = None) -> dict[str, Any]:
@@ -128,11 +207,9 @@ class Engine:
         if len(text) > self.max_line:
             return _error(f"message too long: {len(text)} bytes, the limit is {self.max_line}")
         try:
-            message = json.loads(text)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            return _error(f"not JSON: {exc}")
-        except RecursionError:
-            return _error("not JSON: nested too deeply")
+            message = jsondata.loads(text, limits.MAX_JSON_DEPTH)
+        except jsondata.BadJSON as exc:
+            return _error(f"not JSON: {_one_line(exc)}")
         return self.handle(message, owner)
 
     def handle(self, message: Any, owner: Any = None) -> dict[str, Any]:
@@ -141,29 +218,63 @@ class Engine:
             return _error(f"a request is a JSON object with 'cmd', got {type(message).__name__}")
         cmd = message.get("cmd")
         rid = message.get("id")
-        head: dict[str, Any] = {"cmd": cmd} if isinstance(cmd, str) else {}
-        if rid is not None and isinstance(rid, (str, int)) and not isinstance(rid, bool):
+        head: dict[str, Any] = {"cmd": cmd} if isinstance(cmd, str) and cmd in COMMANDS else {}
+        if (isinstance(rid, str) and len(rid) <= 200) or (_is_integer(None, rid) and abs(rid) <= limits.MAX_ID):
             head["id"] = rid
         if not isinstance(cmd, str) or cmd not in COMMANDS:
-            return {"ok": False, **head, "error": f"unknown command {cmd!r:.60}; commands: {', '.join(COMMANDS)}"}
+            shown = repr(cmd)[:60] if isinstance(cmd, str) else type(cmd).__name__
+            return {"ok": False, **head, "error": f"unknown command {shown}; commands: {', '.join(COMMANDS)}"}
+        found = jsondata.problem(message, limits.MAX_JSON_DEPTH)
+        if found is not None:
+            return {"ok": False, **head, "error": f"bad {cmd!r} request: {found}"}
         problem = check_message(message, f"{cmd}_request")
         if problem is not None:
             return {"ok": False, **head, "error": f"bad {cmd!r} request: {problem}"}
+        self._sweep()
         try:
             reply = getattr(self, f"_cmd_{cmd}")(message, owner)
-        except (ProtocolError, SessionError, OptionError, PositionError, IllegalActionError) as exc:
+        except REFUSALS as exc:
             return {"ok": False, **head, "error": _one_line(exc)}
         except Exception as exc:  # noqa: BLE001 - a bug must not stop the engine; the game is unchanged
             return {"ok": False, **head, "error": f"internal error ({type(exc).__name__}): {_one_line(exc)}"}
         return {"ok": True, **head, **reply}
 
+    def encode(self, reply: dict[str, Any]) -> str:
+        """A reply as the one line of JSON both transports send."""
+        return json.dumps(reply, separators=(",", ":"))
+
     def drop_owner(self, owner: Any) -> int:
-        """Forget the games of ``owner`` (a closed connection); returns how many."""
+        """Forget the games of ``owner`` (a closed connection) and stop their bots; returns how many."""
         with self._lock:
             ids = [gid for gid, g in self.games.items() if g.owner == owner]
-            for gid in ids:
-                del self.games[gid]
+            entries = [self.games.pop(gid) for gid in ids]
+        for entry in entries:
+            self._closed(entry)
+        self.store.forget_owner(owner)
         return len(ids)
+
+    def _closed(self, entry: _Game) -> None:
+        entry.closed = True
+        for stop in list(entry.stops):
+            stop.set()
+        if entry.line is not None and entry.line.game is not None:
+            with self._lock:
+                if entry.line.game not in self.games:
+                    entry.line.game = None
+
+    def _sweep(self) -> None:
+        """Forget idle games and saves (at most once a second)."""
+        now = time.monotonic()
+        if now - self._swept < self._sweep_every:
+            return
+        self._swept = now
+        with self._lock:
+            idle = [gid for gid, g in self.games.items() if now - g.touched > self.game_idle_s]
+            entries = [self.games.pop(gid) for gid in idle]
+            live = {g.line.id for g in self.games.values() if g.line is not None}
+        for entry in entries:
+            self._closed(entry)
+        self.store.sweep(now, live)
 
     # ---- commands ----------------------------------------------------------------------------
     def _cmd_hello(self, msg, owner) -> dict[str, Any]:
@@ -172,12 +283,15 @@ class Engine:
 
         if self._games_info is None:  # building every game once is slow: once per engine
             self._games_info = _games_info()
-        games = self._games_info
+        games = [self._with_scenarios(g) for g in self._games_info]
         agents = []
         for kind in agent_kinds():
             entry: dict[str, Any] = {"kind": kind, "argument": positional_keyword(kind)}
             if kind == "heuristic":
                 entry["games"] = heuristic_games()
+            if kind == "ppo":
+                entry["argument"] = "model"
+                entry["models"] = sorted(self.catalog.models)
             agents.append(entry)
         return {
             "protocol": PROTOCOL,
@@ -185,75 +299,195 @@ class Engine:
             "games": games,
             "agents": agents,
             "commands": list(COMMANDS),
-            "limits": {
-                "max_message_bytes": self.max_line,
-                "max_games": self.max_games,
-                "bot_timeout_s": self.bot_timeout,
-                "max_simulations": MAX_SIMULATIONS,
-                "model_paths": self.allow_model_paths,
-            },
+            "limits": limits.report(
+                max_message_bytes=self.max_line,
+                max_games=self.max_games,
+                max_games_per_connection=self.max_games_per_owner,
+                max_saves=self.store.max_saves,
+                max_saves_per_connection=self.store.max_per_owner,
+                game_idle_s=self.game_idle_s,
+                save_idle_s=self.store.idle_s,
+                bot_timeout_s=self.bot_timeout,
+                **self._extra_limits,
+            ),
         }
+
+    def _with_scenarios(self, info: dict[str, Any]) -> dict[str, Any]:
+        """A game's ``hello`` entry with its ``scenario`` option's choices: this server's scenario ids."""
+        if info["name"] not in SCENARIO_GAMES:
+            return info
+        ids = self.catalog.scenario_ids(info["name"])
+        options = [o for o in info["options"] if o["name"] != "scenario"]
+        scenario = {"name": "scenario", "type": "str", "default": "lost_and_found", "choices": ids,
+                    "doc": "a scenario id of this server (shipped, or from its operator's scenario folders)"}  # fmt: skip
+        return {**info, "options": [scenario, *options]}
 
     def _cmd_new(self, msg, owner) -> dict[str, Any]:
         if "record" in msg or "save_id" in msg:
             return self._cmd_load(msg, owner)
         if "game" not in msg:
             raise ProtocolError("'new' needs 'game' (a name from 'hello'), or a 'record' or 'save_id' to load")
-        game = make_game(msg["game"], **msg.get("options", {}))
-        seed = msg.get("seed")
+        options = msg.get("options", {})
+        self.catalog.check_options(msg["game"], options)
+        game = make_game(msg["game"], **options)
+        bots = self._seats(game, msg.get("bots", {}))
+        practice = msg.get("practice", False)
+        client_seed = msg.get("seed")
+        seed, provenance, agent_seeds = self._seeding(client_seed, bots, practice)
         if "position" in msg:
             position = dict(msg["position"])
-            if seed is not None:
+            if seed is not None or bots:
                 position["seed"] = seed
             state = game.state_from_position(position)
         else:
             state = game.new_initial_state(seed)
-        return self._start(game, state, msg, owner, seed)
+        return self._start(game, state, bots, msg, owner, practice=practice, provenance=provenance,
+                           agent_seeds=agent_seeds, seed=seed)  # fmt: skip
+
+    def _seeding(self, client_seed, bots: dict[int, str], practice: bool):
+        """(dice seed, provenance, agent seeds): the client's seed as it is for a game with no bot or a
+        practice game; else mixed with server entropy, and the bots seeded from both."""
+        if not bots or practice:
+            return client_seed, {"seed": {"client": client_seed, "server_entropy": None, "effective": client_seed}}, None
+        entropy = self._entropy()
+        seed = mixed_seed(client_seed, entropy)
+        agent_seeds = {p: agent_seed(client_seed, entropy, p) for p in bots}
+        provenance = {"seed": {"client": client_seed, "server_entropy": entropy, "effective": seed}}
+        return seed, provenance, agent_seeds
 
     def _cmd_load(self, msg, owner) -> dict[str, Any]:
         if ("record" in msg) == ("save_id" in msg):
             raise ProtocolError("'load' needs exactly one of 'record' (a game record) or 'save_id'")
         if "save_id" in msg:
-            text = self._read_save(msg["save_id"])
+            return self._load_save(msg, owner)
+        return self._load_record(msg, owner)
+
+    def _load_save(self, msg, owner) -> dict[str, Any]:
+        save = self.store.get(msg["save_id"], owner, msg.get("token"))
+        data = record_data(save.record)
+        session_block = data.get("session") or {}
+        seats = session_block.get("seats") or {}
+        practice = bool(session_block.get("practice", False))
+        game = self._record_game(data)
+        bots = self._seats(game, {side: spec for side, spec in seats.items() if spec != FRONT_END})
+        if "bots" in msg and self._seats(game, msg["bots"]) != bots:
+            raise ProtocolError(
+                f"the seats of a saved game are fixed ({_seats_text(game, bots)}); load it without 'bots'"
+            )
+        if "practice" in msg and msg["practice"] != practice:
+            raise ProtocolError(f"a saved game keeps its rules: it is {'' if practice else 'not '}a practice game")
+        line = self.store.line_of(save)
+        if line is not None:
+            if line.over and not save.over:
+                raise ProtocolError(
+                    f"save {save.id} is of a game against a bot that is over: it can not be played on"
+                )
+            if line.decisions != save.decisions:
+                raise ProtocolError(
+                    f"save {save.id} is behind its game, which went on after it: against a bot a save resumes "
+                    "a game, it does not take moves back (load the game's latest save)"
+                )
+        state = State.from_json(data, game=game)
+        provenance = {k: v for k, v in session_block.items() if k in ("seed", "agent_seeds")}
+        agent_seeds = None
+        if bots and not practice:  # a resumed game's bots: seeded anew from server entropy
+            entropy = self._entropy()
+            agent_seeds = {p: agent_seed(None, entropy, p) for p in bots}
+        log = replay_log(game, data, self._describe)
+        return self._start(game, state, bots, msg, owner, practice=practice, provenance=provenance, log=log,
+                           agent_seeds=agent_seeds, line=line, resigned=session_block.get("resigned"))  # fmt: skip
+
+    def _load_record(self, msg, owner) -> dict[str, Any]:
+        record = msg["record"]
+        try:
+            parsed = jsondata.loads(record) if isinstance(record, str) else record
+        except jsondata.BadJSON as exc:
+            raise PositionError(f"not a game record: not JSON ({exc})") from None
+        data = record_data(parsed)
+        game = self._record_game(data)
+        session_block = data.get("session") if isinstance(data.get("session"), dict) else {}
+        recorded = session_block.get("seats") if isinstance(session_block.get("seats"), dict) else None
+        if "bots" in msg:
+            bots = self._seats(game, msg["bots"])
+            if recorded is not None and bots != self._seats(game, _bot_seats(recorded)):
+                raise ProtocolError(f"the record's seats are {_seats_text(game, self._seats(game, _bot_seats(recorded)))}; "
+                                    "load it without 'bots' (or with those)")  # fmt: skip
         else:
-            text = msg["record"] if isinstance(msg["record"], str) else json.dumps(msg["record"])
-        data = record_data(text)
-        from fof_env.core.game import State
+            bots = self._seats(game, _bot_seats(recorded or {}))
+        practice = msg.get("practice", session_block.get("practice") is True)
+        state = State.from_json(data, game=game)
+        log = replay_log(game, data, self._describe)
+        resigned = session_block.get("resigned")
+        over = state.is_terminal or resigned in game.player_names
+        provenance: dict[str, Any] = {"seed": {"client": None, "server_entropy": None, "effective": None},
+                                      "from_record": True}  # fmt: skip
+        agent_seeds = None
+        if bots and not practice and not over:
+            # the client holds this record, its dice generator included: the future is drawn anew
+            entropy = self._entropy()
+            seed = mixed_seed(None, entropy)
+            state.dice = SeededDice(seed)
+            provenance["seed"] = {"client": None, "server_entropy": entropy, "effective": seed}
+            agent_seeds = {p: agent_seed(None, entropy, p) for p in bots}
+        return self._start(game, state, bots, msg, owner, practice=practice, provenance=provenance, log=log,
+                           agent_seeds=agent_seeds, resigned=resigned)  # fmt: skip
 
-        state = State.from_json(data)
-        log = replay_log(state.game, data, self._describe)
-        return self._start(state.game, state, msg, owner, None, log)
+    def _record_game(self, data: dict[str, Any]):
+        """The game a record is of, its options checked against this server's lists first."""
+        self.catalog.check_options(data["game"], data["options"])
+        try:
+            game = make_game(data["game"], **data["options"])
+        except TypeError as exc:
+            raise PositionError(f"game record: cannot build its game: {exc}") from None
+        if len(data["actions"]) > game.max_decisions:
+            raise PositionError(f"game record: {len(data['actions'])} actions; a {game.name} game has at most {game.max_decisions}")
+        return game
 
-    def _start(self, game, state, msg, owner, seed, log=None) -> dict[str, Any]:
-        bots = {}
-        for side, spec in msg.get("bots", {}).items():
-            try:
-                p = game.player_index(side)
-            except ValueError as exc:
-                raise ProtocolError(f"bots: {exc}") from None
-            bots[p] = self._check_spec(spec)
-        session = GameSession(
-            state, bots, seed=seed, make_agent=self._make_agent, describe=self._describe, autoplay=msg.get("autoplay", True)
-        )
+    def _start(self, game, state, bots: dict[int, str], msg, owner, *, practice: bool, provenance: dict[str, Any],
+               agent_seeds=None, seed: int | None = None, log=None, line: Line | None = None,
+               resigned: Any = None) -> dict[str, Any]:  # fmt: skip
+        humans = [p for p in (0, 1) if p not in bots]
+        undo = "practice" if practice else ("fair" if bots and humans else "free")
+        with self._lock:
+            mine = sum(1 for g in self.games.values() if g.owner == owner)
+            if mine >= self.max_games_per_owner:
+                raise ProtocolError(f"this connection holds {mine} games, its limit; close one first ('games' lists them)")
+            if len(self.games) >= self.max_games:
+                raise ProtocolError(f"the engine holds {len(self.games)} games, its limit; try again later")
+        session = GameSession(state, bots, seed=seed, make_agent=self._make_agent, describe=self._describe,
+                              autoplay=msg.get("autoplay", True), agent_seeds=agent_seeds, undo=undo)  # fmt: skip
+        session.provenance = dict(provenance)
         if log is not None:
             session.log = log
+        if resigned in game.player_names:
+            session.resigned = game.player_names.index(resigned)
+        if line is None and undo == "fair":
+            line = self.store.new_line(len(state.history))
+        gid = "g" + _token(6)
+        entry = _Game(session, owner, line)
         with self._lock:
-            if len(self.games) >= self.max_games:
-                raise ProtocolError(f"the engine holds {len(self.games)} games, its limit; close one first")
-            gid = "g" + secrets.token_hex(6)
-            entry = self.games[gid] = _Game(session, owner)
+            old = self.games.pop(line.game, None) if line is not None and line.game is not None else None
+            self.games[gid] = entry
+        if old is not None:
+            self._closed(old)  # one open game per line: the one it was saved from is closed
+        if line is not None:
+            line.game = gid
         with entry.lock:
             try:
-                played = self._autoplay(session) if session.humans and session.autoplay else []
+                marks = self._marks(session)
+                if session.humans and session.autoplay:
+                    self._autoplay(entry, owner)
+                side = self._view_side(session, msg.get("side"))
             except Exception:
-                with self._lock:  # a bot that fails at once: no game is left behind
+                with self._lock:  # a bot that fails at once, a side not yours: no game is left behind
                     self.games.pop(gid, None)
+                self._closed(entry)
                 raise
-            side = self._view_side(session, msg.get("side"))
+            self._note(entry)
             return {
                 "game": gid,
-                "sides": {name: ("bot " + bots[p] if p in bots else "front end") for p, name in enumerate(session.names)},
-                "played": self._shown(session, played, side),
+                "sides": {name: ("bot " + bots[p] if p in bots else FRONT_END) for p, name in enumerate(session.names)},
+                "played": self._shown(session, marks, side),
                 "view": session.view(side),
             }
 
@@ -262,18 +496,22 @@ class Engine:
         with entry.lock:
             s = entry.session
             side = self._view_side(s, msg.get("side"))
-            return {"game": gid, "played": [], "view": s.view(side, msg.get("since", 0), msg.get("played_since", 0))}
+            return {"game": gid, "played": [], "view": self._view(s, side, msg)}
 
     def _cmd_play(self, msg, owner) -> dict[str, Any]:
         gid, entry = self._game(msg, owner)
         with entry.lock:
             s = entry.session
             mover = s.to_move()
-            played = s.play(msg["action"], msg.get("side"))
-            if s.autoplay:
-                played += self._autoplay(s)
+            marks = self._marks(s)
+            s.play(msg["action"], msg.get("side"))
+            try:
+                if s.autoplay:
+                    self._autoplay(entry, owner)
+            finally:
+                self._note(entry)
             side = self._view_side(s, msg.get("side", mover))
-            return {"game": gid, "played": self._shown(s, played, side), "view": self._view(s, side, msg)}
+            return {"game": gid, "played": self._shown(s, marks, side), "view": self._view(s, side, msg)}
 
     def _cmd_bot(self, msg, owner) -> dict[str, Any]:
         gid, entry = self._game(msg, owner)
@@ -283,35 +521,46 @@ class Engine:
             if not s.bot_to_move():
                 p = s.to_move()
                 raise ProtocolError(
-                    f"{s.names[p]} decides now ({s.state.decision.kind!r}) and the front end plays {s.names[p]}: send 'play'"
+                    f"{s.names[p]} decides now ({s.shown_kind()!r}) and the front end plays {s.names[p]}: send 'play'"
                 )
-            played, seconds = [], []
-            budget = msg.get("budget", {})
-            for _ in range(msg.get("count", 1)):
-                if not s.bot_to_move():
-                    break
-                t0 = time.perf_counter()
-                played.append(self._bot_move(s, budget))
-                seconds.append(round(time.perf_counter() - t0, 4))
-                played += s.run_auto()
-            if s.autoplay and s.humans:
-                played += self._autoplay(s)
             side = self._view_side(s, msg.get("side"))
-            return {"game": gid, "played": self._shown(s, played, side), "seconds": seconds, "view": self._view(s, side, msg)}
+            marks = self._marks(s)
+            budget = msg.get("budget", {})
+            count = msg.get("count", 1)
+            seconds: list[float] = []
+            try:
+                # 'count' decisions this side is shown; the bot's secret decisions in between (and right
+                # after) are played too, uncounted and untimed, so that nothing counts them
+                while s.bot_to_move() and (len(seconds) < count or not s.view_of.action_visible(s.state, side)):
+                    shown = len(s.log.played[side])
+                    t0 = time.perf_counter()
+                    self._bot_move(entry, owner, budget)
+                    took = time.perf_counter() - t0
+                    if len(s.log.played[side]) > shown:
+                        seconds.append(round(took, 4))
+                    s.run_auto()
+                if s.autoplay and s.humans:
+                    self._autoplay(entry, owner)
+            finally:
+                self._note(entry)
+            return {"game": gid, "played": self._shown(s, marks, side), "seconds": seconds, "view": self._view(s, side, msg)}
 
     def _cmd_undo(self, msg, owner) -> dict[str, Any]:
         gid, entry = self._game(msg, owner)
         with entry.lock:
             s = entry.session
-            undone = s.undo()
             side = self._view_side(s, msg.get("side"))
-            return {"game": gid, "undone": undone, "played": [], "view": self._view(s, side, msg)}
+            shown = len(s.log.played[side])
+            s.undo()
+            self._note(entry)
+            return {"game": gid, "undone": shown - len(s.log.played[side]), "played": [], "view": self._view(s, side, msg)}
 
     def _cmd_resign(self, msg, owner) -> dict[str, Any]:
         gid, entry = self._game(msg, owner)
         with entry.lock:
             s = entry.session
             s.resign(msg["side"])
+            self._note(entry)
             return {"game": gid, "played": [], "view": s.view(self._view_side(s, msg["side"]))}
 
     def _cmd_pass_all(self, msg, owner) -> dict[str, Any]:
@@ -321,12 +570,16 @@ class Engine:
             p = s.side_index(msg["side"])
             if p in s.bot_specs:
                 raise ProtocolError(f"{s.names[p]} is the server's bot")
+            marks = self._marks(s)
             s.set_pass_all(p, msg.get("on", True))
-            played = s.run_auto()
-            if s.autoplay:
-                played += self._autoplay(s)
+            try:
+                s.run_auto()
+                if s.autoplay:
+                    self._autoplay(entry, owner)
+            finally:
+                self._note(entry)
             side = self._view_side(s, p)
-            return {"game": gid, "played": self._shown(s, played, side), "view": s.view(side)}
+            return {"game": gid, "played": self._shown(s, marks, side), "view": s.view(side)}
 
     def _cmd_save(self, msg, owner) -> dict[str, Any]:
         gid, entry = self._game(msg, owner)
@@ -334,32 +587,29 @@ class Engine:
             s = entry.session
             record = s.record()
             over = s.over
-        save_id = "s" + secrets.token_hex(8)
-        with self._lock:
-            self.saves[save_id] = record
-        if self.save_dir is not None:
-            self.save_dir.mkdir(parents=True, exist_ok=True)
-            (self.save_dir / f"{save_id}.json").write_text(record)
-        out = {"game": gid, "save_id": save_id}
-        if over:
+            decisions = len(s.state.history)
+        save_id, token = self.store.put(owner, record, entry.line, decisions, over)
+        out = {"game": gid, "save_id": save_id, "token": token}
+        if over:  # the record holds the hidden set-up and the dice: it leaves the server only now
             out["record"] = record
         return out
 
     def _cmd_close(self, msg, owner) -> dict[str, Any]:
-        gid, _ = self._game(msg, owner)
+        gid, entry = self._game(msg, owner)
         with self._lock:
             self.games.pop(gid, None)
+        self._closed(entry)
         return {"game": gid}
 
     def _cmd_games(self, msg, owner) -> dict[str, Any]:
         with self._lock:
             mine = [(gid, g) for gid, g in self.games.items() if g.owner == owner]
-        return {
-            "games": [
-                {"game": gid, "name": g.session.game.name, "over": g.session.over, "decisions": len(g.session.state.history)}
-                for gid, g in mine
-            ]
-        }
+        out = []
+        for gid, g in mine:
+            s = g.session
+            side = s.humans[0] if len(s.humans) == 1 else 0
+            out.append({"game": gid, "name": s.game.name, "over": s.over, "decisions": len(s.log.played[side])})
+        return {"games": out}
 
     # ---- helpers -----------------------------------------------------------------------------
     def _game(self, msg, owner) -> tuple[str, _Game]:
@@ -370,6 +620,37 @@ class Engine:
             raise ProtocolError(f"no game {gid!r:.70} (ids come from 'new'; 'games' lists yours)")
         entry.touched = time.monotonic()
         return gid, entry
+
+    def _note(self, entry: _Game) -> None:
+        """Keep the game's line of play up to date with its game."""
+        if entry.line is not None and entry.line.game is not None and not entry.closed:
+            s = entry.session
+            self.store.note(entry.line, len(s.state.history), s.over)
+
+    def _seats(self, game, bots: dict[str, Any]) -> dict[int, str]:
+        """Side name -> agent spec (from a request or a record) as player -> checked spec."""
+        seats: dict[int, str] = {}
+        for side, spec in bots.items():
+            try:
+                p = game.player_index(side)
+            except ValueError as exc:
+                raise ProtocolError(f"bots: {exc}") from None
+            if not isinstance(spec, str) or not 0 < len(spec) <= 300:
+                raise ProtocolError(f"bots: {side}: an agent spec is a string of 1..300 characters")
+            self._checked(spec, game, p)
+            seats[p] = spec
+        return seats
+
+    def _checked(self, spec: str, game, player: int):
+        checked = check_spec(spec, bot_timeout=self.bot_timeout, catalog=self.catalog)
+        if checked.side is not None:
+            plays = game.side_in_any_case(checked.side)
+            if plays is None:
+                raise ProtocolError(f"bot {spec!r}: {checked.side!r} is not a side of {game.name} "
+                                    f"(its sides: {', '.join(game.player_names)})")  # fmt: skip
+            if plays != player:
+                raise ProtocolError(f"bot {spec!r} plays {checked.side} only, not {game.player_names[player]}")
+        return checked
 
     def _view_side(self, s: GameSession, side: Any) -> int:
         """The side whose view to send: one the front end plays (any side when it plays none)."""
@@ -386,79 +667,135 @@ class Engine:
     def _view(self, s: GameSession, side: int, msg) -> dict[str, Any]:
         return s.view(side, msg.get("since", 0), msg.get("played_since", 0))
 
-    def _shown(self, s: GameSession, played: list[dict[str, Any]], side: int) -> list[dict[str, Any]]:
-        """The decisions just played, less those ``side`` may not be told of (its log decides)."""
-        if not played:
-            return []
-        first = played[0]["index"]
-        return [e.to_dict() for e in s.log.played[side] if e.index >= first]
+    @staticmethod
+    def _marks(s: GameSession) -> tuple[int, int]:
+        return len(s.log.played[0]), len(s.log.played[1])
 
-    def _autoplay(self, s: GameSession) -> list[dict[str, Any]]:
-        played = []
+    @staticmethod
+    def _shown(s: GameSession, marks: tuple[int, int], side: int) -> list[dict[str, Any]]:
+        """The decisions ``side`` was shown since ``marks`` (:meth:`_marks`)."""
+        return [e.to_dict() for e in s.log.played[side][marks[side] :]]
+
+    def _autoplay(self, entry: _Game, owner: Any) -> None:
+        s = entry.session
         while s.bot_to_move():
-            played.append(self._bot_move(s, {}))
-            played += s.run_auto()
-        return played
+            self._bot_move(entry, owner, {})
+            s.run_auto()
 
-    def _bot_move(self, s: GameSession, budget: dict[str, Any]) -> dict[str, Any]:
+    def _bot_move(self, entry: _Game, owner: Any, budget: dict[str, Any]) -> dict[str, Any]:
+        """One decision of the bot to move, made in its own thread with a stop event: set when the
+        bot's time is up, when the game is closed or its connection leaves, and when the engine stops."""
+        s = entry.session
         p = s.state.current_player
         agent = s.agents[p]
+        if "time" in budget and budget["time"] > self.bot_timeout:
+            raise ProtocolError(f"budget.time {budget['time']:g} s is over the engine's bot limit ({self.bot_timeout:g} s)")
+        stop = threading.Event()
+        with self._lock:
+            if self._stopping:
+                raise ProtocolError("the engine is stopping")
+            if entry.closed:
+                raise ProtocolError("the game was closed")
+            if self._in_flight.get(owner, 0) >= limits.BOT_REQUESTS_IN_FLIGHT:
+                raise ProtocolError(
+                    f"this connection has {limits.BOT_REQUESTS_IN_FLIGHT} bot request(s) in flight, its limit; wait for the reply"
+                )
+            self._in_flight[owner] = self._in_flight.get(owner, 0) + 1
+            entry.stops.add(stop)
         saved = {}
-        if "simulations" in budget and hasattr(agent, "simulations"):
-            saved["simulations"] = agent.simulations
-            agent.simulations = int(budget["simulations"])
-        if "time" in budget and hasattr(agent, "time_budget"):
-            if budget["time"] > self.bot_timeout:
-                raise ProtocolError(f"budget.time {budget['time']} s is over the engine's bot limit ({self.bot_timeout} s)")
-            saved["time_budget"] = agent.time_budget
-            agent.time_budget = float(budget["time"])
-        copy = s.state.clone()
-        future = self._bots.submit(agent.act, copy)
         try:
-            action = future.result(timeout=self.bot_timeout)
-        except concurrent.futures.TimeoutError:
-            s.agents[p] = self._make_agent(s.bot_specs[p], s.game, p, s.agent_seeds.get(p))  # the old one is busy
+            if "simulations" in budget and hasattr(agent, "simulations"):
+                saved["simulations"] = agent.simulations
+                agent.simulations = int(budget["simulations"])
+            if "time" in budget and hasattr(agent, "time_budget"):
+                saved["time_budget"] = agent.time_budget
+                agent.time_budget = float(budget["time"])
+            action = self._decide(agent, s.state.clone(), stop)
+        except _OutOfTime:
+            s.agents[p] = self._make_agent(s.bot_specs[p], s.game, p, s.agent_seeds.get(p))  # the old one may still run
+            if self._stopping or entry.closed:
+                why = "the engine is stopping" if self._stopping else "the game was closed"
+                raise ProtocolError(f"{s.names[p]}'s bot was stopped: {why}; the game is unchanged") from None
             raise ProtocolError(
                 f"{s.names[p]}'s bot {s.bot_specs[p]!r} did not decide within {self.bot_timeout:g} s; the game is unchanged"
             ) from None
         finally:
             for key, value in saved.items():
                 setattr(agent, key, value)
+            with self._lock:
+                entry.stops.discard(stop)
+                left = self._in_flight.get(owner, 1) - 1
+                if left > 0:
+                    self._in_flight[owner] = left
+                else:
+                    self._in_flight.pop(owner, None)
         if action not in s.state.legal_actions():
             raise ProtocolError(f"{s.names[p]}'s bot chose an illegal action {action!r}; the game is unchanged")
         return s.apply(action, "bot")
 
-    def _check_spec(self, spec: str) -> str:
-        from evaluation.match import parse_agent_spec
+    def _decide(self, agent, state, stop: threading.Event) -> int:
+        """``agent.act(state)`` in a daemon thread (``fof-bot``); _OutOfTime when ``stop`` is set or
+        the bot time limit passes first (then ``stop`` is set, which a search obeys at once)."""
+        from agents.base import DecisionStopped
 
-        kind, kwargs = parse_agent_spec(spec)
-        if "path" in kwargs and not self.allow_model_paths:
-            raise ProtocolError(
-                f"bot {spec!r}: this server does not load model files named by clients; use 'ppo' (the shipped model)"
-            )
-        sims = kwargs.get("simulations")
-        if isinstance(sims, int) and sims > MAX_SIMULATIONS:
-            raise ProtocolError(f"bot {spec!r}: at most {MAX_SIMULATIONS} simulations per decision")
-        return spec
+        deadline = time.monotonic() + self.bot_timeout
+        while not self._slots.acquire(timeout=0.05):  # every bot worker busy: wait, while it makes sense
+            if stop.is_set() or time.monotonic() >= deadline:
+                raise _OutOfTime
+        box: dict[str, Any] = {}
+        done = threading.Event()
+        with contextlib.suppress(AttributeError):  # an agent with no place for it is dropped at the deadline
+            agent.stop = stop
+
+        def run() -> None:
+            try:
+                box["action"] = agent.act(state)
+            except BaseException as exc:  # noqa: BLE001 - handed to the waiting request
+                box["error"] = exc
+            finally:
+                done.set()
+                self._slots.release()
+
+        threading.Thread(target=run, name="fof-bot", daemon=True).start()
+        while not done.wait(0.05):
+            if stop.is_set() or time.monotonic() >= deadline:
+                stop.set()
+                raise _OutOfTime
+        if "error" in box:
+            if isinstance(box["error"], DecisionStopped):
+                raise _OutOfTime
+            raise box["error"]
+        return box["action"]
 
     def _make_agent(self, spec: str, game, player: int, seed: int | None):
-        from evaluation.match import build_agent
+        from agents.base import make_agent
 
+        checked = self._checked(spec, game, player)
         try:
-            return build_agent(spec, game, player, seed)
-        except (ValueError, TypeError, OSError) as exc:
-            raise ProtocolError(f"bot {spec!r} for {game.player_names[player]}: {_one_line(exc)}") from None
+            return make_agent(checked.kind, game, player, seed=seed, **checked.kwargs)
+        except Exception as exc:  # noqa: BLE001 - an agent refusing its arguments, in whatever words
+            text = _one_line(exc)
+            for path in self.catalog.models.values():  # the model's id, never the server's path
+                text = text.replace(str(path), "MODEL")
+            raise ProtocolError(f"bot {spec!r} for {game.player_names[player]}: {text}") from None
 
-    def _read_save(self, save_id: str) -> str:
-        with self._lock:
-            text = self.saves.get(save_id)
-        if text is None and self.save_dir is not None and save_id.isalnum():
-            path = self.save_dir / f"{save_id}.json"
-            if path.is_file():
-                text = path.read_text()
-        if text is None:
-            raise ProtocolError(f"no save {save_id!r:.70}")
-        return text
+
+class _OutOfTime(Exception):
+    """A bot decision stopped before it was made (time limit, closed game, stopping engine)."""
+
+
+def _bot_seats(seats: dict[str, Any]) -> dict[str, Any]:
+    return {side: spec for side, spec in seats.items() if spec != FRONT_END}
+
+
+def _seats_text(game, bots: dict[int, str]) -> str:
+    return ", ".join(f"{name} {bots.get(p, FRONT_END)}" for p, name in enumerate(game.player_names))
+
+
+def _token(nbytes: int) -> str:
+    import secrets
+
+    return secrets.token_hex(nbytes)
 
 
 def _games_info() -> list[dict[str, Any]]:
@@ -509,4 +846,4 @@ def _error(message: str) -> dict[str, Any]:
 
 def _one_line(exc: BaseException) -> str:
     text = str(exc).strip().replace("\n", " ")
-    return text[:2000] if text else type(exc).__name__
+    return text[:1000] if text else type(exc).__name__

@@ -4,19 +4,24 @@
   for every registered game; ``GET /static/...`` its files.
 * ``WS /ws`` -- ``fof-protocol/1``: each text message is one request, answered by one reply
   message, in order (:class:`fof_env.app.protocol.Engine`). The games a connection makes are
-  its own and are forgotten when it closes.
+  its own and are forgotten when it closes (its bots are stopped).
 * ``POST /replay`` -- body: a finished game's record (``fof-record/2`` JSON, at most
   ``--max-message`` bytes); reply: its replay (:func:`fof_env.core.replay_frames.replay_frames`,
   gzip-compressed), or ``{"ok": false, "error": ...}`` with status 400. ``GET /replay/{id}`` --
   a replay the server was started with (``fof replay RECORD --serve``). The board opens a replay
   with ``/?replay={id}``.
 
-Safety: binds to 127.0.0.1 unless ``--host`` says otherwise (with a warning); a WebSocket
-from a web page of another origin is refused (a page on another site can not drive a local
-server through the user's browser); requests over ``--max-message`` bytes get an error reply,
-messages over 4x that close the connection (WebSocket code 1009); every request is handled
-off the event loop in a thread, and bots decide in the engine's own pool with a time limit;
-nothing from a client is unpickled.
+Safety: binds to 127.0.0.1 unless ``--host`` says otherwise (with a warning). Every request
+(page or WebSocket) must name an allowed host in its ``Host`` header (``127.0.0.1``,
+``localhost``, ``[::1]`` and ``--host``): a page of another site that a DNS name rebound to this
+machine can not reach the server; and a WebSocket opened by a web page of another origin is
+refused. A message over ``--max-message`` bytes (1 MiB) closes the connection (code 1009, the
+WebSocket library never reads more); at most ``--max-connections`` WebSocket connections at
+once (code 1013 for one more); a connection that has not sent its whole HTTP request head
+within ``--header-timeout`` seconds is closed. Every request is handled off the event loop in a
+thread, and bots decide in their own threads with a time limit and a stop event. SIGINT and
+SIGTERM stop every bot at once and the server within about a second. Nothing from a client is
+unpickled.
 """
 
 from __future__ import annotations
@@ -25,21 +30,26 @@ import asyncio
 import concurrent.futures
 import contextlib
 import itertools
-import json
 import socket
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TextIO
 
+from fof_env.app import limits
 from fof_env.app.protocol import Engine
 
 STATIC = Path(__file__).parent / "static"
 _LOCAL = ("127.0.0.1", "localhost", "::1", "[::1]")
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 
-def create_app(engine: Engine, *, workers: int = 16, replays: dict[str, str] | None = None):
-    """The Starlette application serving ``engine`` (routes in the module docstring); ``replays``:
-    id -> a record the board may open as a replay (``GET /replay/{id}``)."""
+def create_app(engine: Engine, *, workers: int = 16, allowed_hosts: Iterable[str] = LOCAL_HOSTS,
+               max_connections: int = limits.DEFAULT_MAX_CONNECTIONS,
+               replays: dict[str, str] | None = None):  # fmt: skip
+    """The ASGI application serving ``engine`` (routes in the module docstring), behind the host
+    allowlist ``allowed_hosts`` (names without ports; IPv6 without brackets); ``replays``: id -> a
+    record the board may open as a replay (``GET /replay/{id}``)."""
     from starlette.applications import Starlette
     from starlette.middleware import Middleware
     from starlette.middleware.gzip import GZipMiddleware
@@ -50,6 +60,7 @@ def create_app(engine: Engine, *, workers: int = 16, replays: dict[str, str] | N
 
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="fof-request")
     connections = itertools.count(1)
+    active = [0]
 
     async def index(request):
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
@@ -88,6 +99,10 @@ def create_app(engine: Engine, *, workers: int = 16, replays: dict[str, str] | N
             await websocket.close(code=1008)
             return
         await websocket.accept()
+        if active[0] >= max_connections:
+            await websocket.close(code=1013, reason="too many connections; try again later")
+            return
+        active[0] += 1
         owner = f"ws-{next(connections)}"
         loop = asyncio.get_running_loop()
         try:
@@ -100,17 +115,18 @@ def create_app(engine: Engine, *, workers: int = 16, replays: dict[str, str] | N
                     data = message.get("bytes") or b""
                     text = data.decode("utf-8", errors="replace")
                 reply = await loop.run_in_executor(pool, engine.handle_text, text, owner)
-                await websocket.send_text(json.dumps(reply, separators=(",", ":")))
+                await websocket.send_text(engine.encode(reply))
         except (WebSocketDisconnect, RuntimeError):  # gone (a reply to a closed socket: RuntimeError)
             pass
         finally:
-            engine.drop_owner(owner)
+            active[0] -= 1
+            engine.drop_owner(owner)  # its games are forgotten, their bots stopped
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
         yield
-        pool.shutdown(wait=False, cancel_futures=True)
         engine.close()
+        pool.shutdown(wait=False, cancel_futures=True)
 
     app = Starlette(
         routes=[
@@ -124,7 +140,44 @@ def create_app(engine: Engine, *, workers: int = 16, replays: dict[str, str] | N
         lifespan=lifespan,
         middleware=[Middleware(GZipMiddleware, minimum_size=2000)],
     )
-    return app
+    return HostAllowlist(app, allowed_hosts)
+
+
+class HostAllowlist:
+    """ASGI middleware: a request whose ``Host`` header names no allowed host gets 400 (a page) or a
+    refused handshake (a WebSocket), before the application sees it. Defends against DNS
+    rebinding, where a name the attacker controls is made to point at 127.0.0.1."""
+
+    def __init__(self, app, allowed_hosts: Iterable[str]):
+        self.app = app
+        self.allowed = {h.lower().strip("[]") for h in allowed_hosts}
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] in ("http", "websocket") and host_name(_header(scope, b"host")) not in self.allowed:
+            if scope["type"] == "http":
+                body = b"invalid Host header: this server answers to its own address only\n"
+                await send({"type": "http.response.start", "status": 400,
+                            "headers": [(b"content-type", b"text/plain"), (b"content-length", str(len(body)).encode())]})  # fmt: skip
+                await send({"type": "http.response.body", "body": body})
+            else:
+                await send({"type": "websocket.close", "code": 1008})
+            return
+        await self.app(scope, receive, send)
+
+
+def _header(scope, name: bytes) -> str:
+    for key, value in scope.get("headers", ()):
+        if key == name:
+            return value.decode("latin-1")
+    return ""
+
+
+def host_name(host: str) -> str:
+    """The host of a ``Host`` header, lower case, without its port or IPv6 brackets."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1 : host.find("]")] if "]" in host else host
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
 
 
 def _same_origin(origin: str, host: str) -> bool:
@@ -146,10 +199,56 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+def header_timeout_protocol(seconds: float):
+    """uvicorn's h11 HTTP protocol, closing a connection that has not sent a whole request head
+    within ``seconds`` of connecting (or of its last response)."""
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class HeadTimeoutProtocol(H11Protocol):
+        _head_timer = None
+
+        def connection_made(self, transport) -> None:
+            super().connection_made(transport)
+            self._arm()
+
+        def _arm(self) -> None:
+            if self._head_timer is None:
+                self._head_timer = self.loop.call_later(seconds, self._head_too_slow)
+
+        def _disarm(self) -> None:
+            if self._head_timer is not None:
+                self._head_timer.cancel()
+                self._head_timer = None
+
+        def handle_events(self) -> None:
+            super().handle_events()
+            if self.conn.their_state is not h11.IDLE:  # a whole request head has come
+                self._disarm()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                self._arm()
+
+        def connection_lost(self, exc) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+        def _head_too_slow(self) -> None:
+            self._head_timer = None
+            if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+                self.transport.close()
+
+    return HeadTimeoutProtocol
+
+
 def run_server(args, out: TextIO, replays: dict[str, str] | None = None) -> int:
     """The ``fof serve`` command: bind, print the address, serve until interrupted (``replays``: as
     :func:`create_app`; ``fof replay --serve`` prints the board's address of each)."""
     import uvicorn
+
+    from fof_env.app.commands import engine_options
 
     if args.host not in _LOCAL:
         print(
@@ -157,27 +256,32 @@ def run_server(args, out: TextIO, replays: dict[str, str] | None = None) -> int:
             "(the protocol has no authentication); use the default 127.0.0.1 unless you mean it",
             file=sys.stderr,
         )
-    engine = Engine(
-        bot_timeout=args.bot_timeout,
-        max_games=args.max_games,
-        max_line=args.max_message,
-        allow_model_paths=args.allow_model_paths,
-        save_dir=args.save_dir,
-        name="fof serve",
-    )
+    extra = {"max_connections": args.max_connections, "header_timeout_s": args.header_timeout}
+    engine = Engine(name="fof serve", extra_limits=extra, **engine_options(args))
     try:
         sock = bind(args.host, args.port)
     except OSError as exc:
         print(f"fof serve: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
         return 2
+    app = create_app(engine, allowed_hosts=(*LOCAL_HOSTS, args.host), max_connections=args.max_connections,
+                     replays=replays)
     config = uvicorn.Config(
-        create_app(engine, replays=replays),
+        app,
+        http=header_timeout_protocol(args.header_timeout),
         log_level="warning",
-        ws_max_size=4 * args.max_message,
+        ws_max_size=args.max_message,
         ws_ping_interval=20,
         lifespan="on",
+        timeout_graceful_shutdown=1,
+        h11_max_incomplete_event_size=16 << 10,
     )
-    server = uvicorn.Server(config)
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame) -> None:  # SIGINT / SIGTERM: stop every bot now
+            engine.close()
+            super().handle_exit(sig, frame)
+
+    server = Server(config)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
     print(f"fof serve: board http://{shown}:{port}/  protocol ws://{shown}:{port}/ws", file=out, flush=True)

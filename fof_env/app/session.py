@@ -8,18 +8,34 @@ decisions each side may see as they happen.
 Undo restores the exact earlier state, dice included (a clone taken before each decision):
 playing the same actions again gives the same rolls, so undo can not be used to re-roll, and
 it shows nothing of the dice not yet rolled. After a record is loaded, undo does not go back
-past the loaded position (the record holds the final dice, not the earlier ones).
+past the loaded position (the record holds the final dice, not the earlier ones). There is no
+undo once the game is over. Three rules (``undo=``):
+
+* ``"free"`` (a game with no bot, ``fof play`` on one's own machine): any decision back to the start;
+* ``"fair"`` (a front end against a server's bot): only decisions after which the front end's side
+  learned nothing: no die rolled (nor a card drawn: the deck is shuffled with dice and drawing
+  changes what the side knows), no decision of the other side shown to it, and its
+  :meth:`~fof_env.core.view.RulesetView.knowledge` of the other side unchanged; anything else is
+  refused with one line saying what was learned;
+* ``"practice"``: any decision; where the undone decisions taught something (as the fair rule
+  sees it) the future is drawn anew: fresh dice from ``fresh_seed()`` and freshly seeded bots, so
+  an undo can be used to try again but not to see the same future twice.
 """
 
 from __future__ import annotations
 
+import json
+import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from fof_env.core.dice import ScriptedDice
+from fof_env.core.dice import ScriptedDice, SeededDice
 from fof_env.core.view import EventLog, view_for
 
 AgentFactory = Any  # (spec, game, player, seed) -> Agent
+UNDO_RULES = ("free", "fair", "practice")
+FRONT_END = "front end"  # a seat no bot holds, as records and replies name it
 
 
 class SessionError(ValueError):
@@ -31,13 +47,19 @@ class _Step:
     state: Any  # the state before the decision (a clone)
     mark: tuple[int, int, int, int, int]
     by: str
+    player: int  # who decided
+    known: Any = None  # what ``player`` knew then (RulesetView.knowledge), worked out once when first asked
 
 
 class GameSession:
     """A game with a bot (an agent spec) or a front end ("human") on each side.
 
     ``bots`` maps player -> agent spec; the other sides are played by the front end.
-    ``make_agent(spec, game, player, seed)`` builds a bot (``evaluation.match.build_agent``).
+    ``make_agent(spec, game, player, seed)`` builds a bot (``evaluation.match.build_agent``);
+    its seed is ``agent_seeds[player]`` when given, else ``seed + 1000 * (player + 1)`` (None
+    without a seed). ``undo`` is the undo rule (module docstring); ``fresh_seed()`` draws the
+    practice rule's new futures (default: the ``secrets`` module). ``provenance`` is written into
+    the record's ``session`` block (the engine keeps the seed's make-up there).
     """
 
     def __init__(
@@ -49,7 +71,12 @@ class GameSession:
         make_agent: AgentFactory | None = None,
         describe=None,
         autoplay: bool = True,
+        agent_seeds: dict[int, int | None] | None = None,
+        undo: str = "free",
+        fresh_seed: Callable[[], int] | None = None,
     ):
+        if undo not in UNDO_RULES:
+            raise ValueError(f"undo rule {undo!r}; rules: {', '.join(UNDO_RULES)}")
         self.state = state
         self.game = state.game
         self.names = tuple(self.game.player_names)
@@ -60,11 +87,16 @@ class GameSession:
         self.resigned: int | None = None
         self.auto_pass: dict[int, Any] = {}
         self.autoplay = autoplay
+        self.undo_rule = undo
+        self.provenance: dict[str, Any] = {}
+        self._make_agent = make_agent
+        self._fresh_seed = fresh_seed or (lambda: secrets.randbits(63))
+        if agent_seeds is None:
+            agent_seeds = {p: (None if seed is None else seed + 1000 * (p + 1)) for p in self.bot_specs}
+        self.agent_seeds = {p: agent_seeds.get(p) for p in self.bot_specs}
         self.agents: dict[int, Any] = {}
         for p, spec in self.bot_specs.items():
-            agent_seed = None if seed is None else seed + 1000 * (p + 1)
-            self.agents[p] = make_agent(spec, self.game, p, agent_seed) if make_agent else None
-        self.agent_seeds = {p: (None if seed is None else seed + 1000 * (p + 1)) for p in self.bot_specs}
+            self.agents[p] = make_agent(spec, self.game, p, self.agent_seeds[p]) if make_agent else None
 
     # ---- facts -------------------------------------------------------------------------------
     @property
@@ -75,6 +107,24 @@ class GameSession:
     @property
     def over(self) -> bool:
         return self.resigned is not None or self.state.is_terminal
+
+    @property
+    def practice(self) -> bool:
+        """A practice game: free undo, a new future after each (module docstring)."""
+        return self.undo_rule == "practice"
+
+    def seats(self) -> dict[str, str]:
+        """Side name -> its bot's agent spec, or ``"front end"``."""
+        return {name: self.bot_specs.get(p, FRONT_END) for p, name in enumerate(self.names)}
+
+    def shown_kind(self) -> str:
+        """The current decision's kind as the front end may be told it: ``"secret"`` for a decision
+        kept from every side it plays (a bot's hidden set-up), as its views show it."""
+        state = self.state
+        viewers = self.humans or [0, 1]
+        if any(self.view_of.action_visible(state, p) for p in viewers):
+            return state.decision.kind
+        return "secret"
 
     def result(self) -> dict[str, Any] | None:
         if self.resigned is not None:
@@ -139,8 +189,8 @@ class GameSession:
     def apply(self, action: int, by: str) -> dict[str, Any]:
         """Play ``action`` (known legal) for the side to move; returns its Played entry."""
         state = self.state
-        self.steps.append(_Step(state.clone(), self.log.mark(), by))
         player = state.current_player
+        self.steps.append(_Step(state.clone(), self.log.mark(), by, player))
         entry = {
             "index": len(state.history),
             "side": self.names[player],
@@ -158,9 +208,8 @@ class GameSession:
         self.check_running()
         p = self.state.current_player
         if side is not None and self.side_index(side) != p:
-            d = self.state.decision
             raise SessionError(
-                f"it is not {self.names[self.side_index(side)]}'s decision: {self.names[p]} decides {d.kind!r}"
+                f"it is not {self.names[self.side_index(side)]}'s decision: {self.names[p]} decides {self.shown_kind()!r}"
             )
         if p in self.bot_specs:
             raise SessionError(
@@ -200,24 +249,74 @@ class GameSession:
         else:
             self.auto_pass.pop(p, None)
 
+    def _undo_target(self) -> int | None:
+        """The step undo would go back to: the front end's last decision (with no front-end side,
+        the last decision); None when there is none."""
+        if not self.humans:
+            return len(self.steps) - 1 if self.steps else None
+        return next((i for i in range(len(self.steps) - 1, -1, -1) if self.steps[i].by == "human"), None)
+
+    def undo_problem(self) -> str | None:
+        """Why undo is refused now (one line), or None when it is allowed."""
+        if self.resigned is not None:
+            return f"the game is over: {self.names[self.resigned]} resigned"
+        if self.state.is_terminal:
+            return "the game is over: no undo once it has ended (its record holds every roll)"
+        target = self._undo_target()
+        if target is None:
+            return "nothing to undo" + (" (no decision of yours since the game or record started)" if self.humans else "")
+        if self.undo_rule == "fair":
+            learned = self._learned_since(target)
+            if learned is not None:
+                return (
+                    f"undo refused: since that decision {learned}; against a bot undo takes back only decisions "
+                    "that showed you nothing new (start a practice game for free takebacks)"
+                )
+        return None
+
+    def _learned_since(self, target: int) -> str | None:
+        """What the side that decided step ``target`` learned since (None: nothing)."""
+        step = self.steps[target]
+        p = step.player
+        before, now = step.state, self.state
+        if len(now._rolls) != len(before._rolls):
+            return "a die was rolled"
+        played_from = step.mark[2 + p]
+        if any(entry.side != self.names[p] for entry in self.log.played[p][played_from:]):
+            return f"you saw {self.names[1 - p]}'s answer"
+        if step.known is None:
+            step.known = self.view_of.knowledge(before, p)
+        if step.known != self.view_of.knowledge(now, p):
+            return "you saw something new of the other side"
+        return None
+
     def undo(self) -> int:
         """Take back the front end's last decision and every bot or automatic decision after it
-        (with no front-end side: the last decision). Returns how many decisions were undone."""
-        if self.resigned is not None:
-            raise SessionError(f"the game is over: {self.names[self.resigned]} resigned")
-        humans = bool(self.humans)
-        if not any(step.by == "human" for step in self.steps) if humans else not self.steps:
-            raise SessionError("nothing to undo" + (" (no decision of yours since the game or record started)" if humans else ""))
-        count = 0
-        while self.steps:
-            step = self.steps.pop()
-            count += 1
-            if not humans or step.by == "human":
-                break
+        (with no front-end side: the last decision), as the undo rule allows; SessionError with the
+        reason otherwise. Returns how many decisions were undone."""
+        problem = self.undo_problem()
+        if problem is not None:
+            raise SessionError(problem)
+        target = self._undo_target()
+        taught = self.practice and self._learned_since(target) is not None
+        step = self.steps[target]
+        count = len(self.steps) - target
+        del self.steps[target:]
         self.state = step.state
         self.log.truncate(step.mark)
         self.auto_pass.clear()
+        if taught:
+            self.redraw()
         return count
+
+    def redraw(self) -> None:
+        """A new future: fresh dice and freshly seeded bots (the practice rule's undo, or a loaded
+        position whose dice the client knew)."""
+        self.state.dice = SeededDice(self._fresh_seed())
+        for p, spec in self.bot_specs.items():
+            self.agent_seeds[p] = self._fresh_seed()
+            if self._make_agent is not None:
+                self.agents[p] = self._make_agent(spec, self.game, p, self.agent_seeds[p])
 
     def resign(self, side: Any) -> None:
         self.check_running()
@@ -242,11 +341,11 @@ class GameSession:
         out["played_total"] = len(played)
         if player in self.bot_specs:  # a watcher looking through a bot's eyes decides nothing
             out["your_turn"] = False
+        out["decisions"] = len(played)  # those this side was shown: no count of secret ones
         out["bots"] = {self.names[p]: spec for p, spec in sorted(self.bot_specs.items())}
+        out["practice"] = self.practice
         out["pass_all"] = [self.names[p] for p in sorted(self.auto_pass)]
-        out["can_undo"] = self.resigned is None and (
-            any(s.by == "human" for s in self.steps) if self.humans else bool(self.steps)
-        )
+        out["can_undo"] = self.undo_problem() is None
         if self.resigned is not None:
             out.update(terminal=True, result=self.result(), decision=None, your_turn=False, legal=[])
         elif out["result"] is not None:
@@ -255,7 +354,18 @@ class GameSession:
 
     # ---- records ------------------------------------------------------------------------------
     def record(self) -> str:
-        return self.state.to_json()
+        """The game record (``State.to_json``) with a ``session`` block: the seats (side -> agent
+        spec or ``"front end"``), whether it is a practice game, the side that resigned (or None),
+        the engine's ``provenance`` (how the dice were seeded) and the bots' seeds."""
+        record = json.loads(self.state.to_json())
+        record["session"] = {
+            "seats": self.seats(),
+            "practice": self.practice,
+            "resigned": None if self.resigned is None else self.names[self.resigned],
+            **self.provenance,
+            "agent_seeds": {self.names[p]: seed for p, seed in sorted(self.agent_seeds.items())},
+        }
+        return json.dumps(record)
 
 
 def replay_log(game, data: dict[str, Any], describe=None) -> EventLog:

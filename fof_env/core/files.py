@@ -7,16 +7,25 @@ import os
 from pathlib import Path
 
 
-def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> Path:
+def write_bytes_atomic(path: str | os.PathLike, data: bytes, mode: int | None = None) -> Path:
     """Write ``data`` to ``path`` through a temporary file in the same folder (``.NAME.PID.tmp``),
     fsynced, then renamed into place (``os.replace``): readers see the old file or the new one, never
-    a part. Raises ``OSError`` (the folder is missing or read-only, the disk is full ...) with the
-    temporary file removed; a kill mid-write leaves only the temporary file
+    a part. ``mode`` (e.g. ``0o600``): the file's permissions from its creation on (None: the
+    process's default). Raises ``OSError`` (the folder is missing or read-only, the disk is full ...)
+    with the temporary file removed; a kill mid-write leaves only the temporary file
     (:func:`remove_stale_temporaries` clears those)."""
     path = Path(path)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        with open(tmp, "wb") as fh:
+        if mode is not None:
+            with contextlib.suppress(FileNotFoundError):
+                tmp.unlink()  # a temporary left by a killed writer of the same pid
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+            os.fchmod(fd, mode)  # whatever the umask
+            fh = os.fdopen(fd, "wb")
+        else:
+            fh = open(tmp, "wb")  # noqa: SIM115 - closed by the with below
+        with fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
@@ -28,9 +37,9 @@ def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> Path:
     return path
 
 
-def write_text_atomic(path: str | os.PathLike, text: str) -> Path:
+def write_text_atomic(path: str | os.PathLike, text: str, mode: int | None = None) -> Path:
     """:func:`write_bytes_atomic` of ``text`` in UTF-8."""
-    return write_bytes_atomic(path, text.encode("utf-8"))
+    return write_bytes_atomic(path, text.encode("utf-8"), mode)
 
 
 def remove_stale_temporaries(folder: str | os.PathLike) -> int:

@@ -22,7 +22,8 @@ The result (``format`` ``"fof-replay/1"``) is JSON data:
   ``score``, ``score_text``, ``decision``, ``board`` less its static parts, ``events_total`` and
   ``played_total`` (how much of the viewer's log belongs to it) and ``last``: what the step's
   decision pointed at and the moves it caused, as the viewer may know them), ``events`` and
-  ``played`` (the viewer's whole log; a side's leaves out what was hidden from it).
+  ``played`` (the viewer's whole log; a side's leaves out what was hidden from it; each decision
+  carries its ``step``: the frame after it).
 """
 
 from __future__ import annotations
@@ -86,6 +87,7 @@ def replay_frames(record: str | bytes | dict[str, Any], describe: Callable[[Any]
     static = {k: first["board"][k] for k in _STATIC_KEYS if k in first["board"]}
     frames: dict[str, list[dict[str, Any]]] = {v: [] for v in viewers}
     turns: list[list[int]] = []
+    steps: list[list[int]] = [[], []]  # per side: the step of each decision it was told of
 
     def snapshot(step: int, pointers: dict[str, Any] | None, moved: list[list[dict[str, Any]]]) -> None:
         turn = rview.turn(state)
@@ -101,7 +103,7 @@ def replay_frames(record: str | bytes | dict[str, Any], describe: Callable[[Any]
                 p = names.index(v)
                 view = rview.view(state, p, lean=True)
                 events_total, played_total = len(log.events[p]), len(log.played[p])
-                told = bool(log.played[p]) and log.played[p][-1].index == step - 1
+                told = bool(steps[p]) and steps[p][-1] == step  # the side was told of this step's decision
                 known = pointers if told else None
                 moves = moved[p]
             frame = {k: view[k] for k in _FRAME_KEYS}
@@ -115,9 +117,13 @@ def replay_frames(record: str | bytes | dict[str, Any], describe: Callable[[Any]
         pointers = {"side": names[state.current_player], "kind": state.decision.kind, "action": text,
                     **rview.annotate(state, action, text)}
         umpire_played.append({"index": step - 1, "side": pointers["side"], "kind": pointers["kind"], "action": text,
-                              "by": "record", "events_before": len(umpire_events), "turn": rview.turn(state)})
+                              "by": "record", "events_before": len(umpire_events), "turn": rview.turn(state),
+                              "step": step})
         marks = [len(log.events[p]) for p in (0, 1)]
+        told = [len(log.played[p]) for p in (0, 1)]
         log.before(state, action, "record")
+        for p in (0, 1):
+            steps[p] += [step] * (len(log.played[p]) - told[p])
         state.apply(action)
         log.after(state)
         take_umpire_events()
@@ -140,7 +146,9 @@ def replay_frames(record: str | bytes | dict[str, Any], describe: Callable[[Any]
             v: {
                 "frames": frames[v],
                 "events": umpire_events if v == UMPIRE else log.events[names.index(v)],
-                "played": umpire_played if v == UMPIRE else [e.to_dict() for e in log.played[names.index(v)]],
+                "played": umpire_played if v == UMPIRE else [
+                    {**e.to_dict(), "step": k} for e, k in zip(log.played[names.index(v)], steps[names.index(v)], strict=True)
+                ],
             }
             for v in viewers
         },

@@ -29,7 +29,9 @@ documents every field;
 Events reach a side through :class:`EventLog`: it decides, when events happen, which of
 them each side may see (a decision secret from a side hides its action and its effects;
 an event naming a unit hidden from a side stays hidden from it), exactly as ``fof play``
-narrated them before views existed.
+narrated them before views existed. Each side's events and decisions are numbered in its own
+list (0, 1, 2 ...), so their numbers count only what that side was shown, never what was kept
+from it; a session's view counts ``decisions`` the same way.
 """
 
 from __future__ import annotations
@@ -83,7 +85,8 @@ def view(state, player: int, *, events: list[dict[str, Any]] | None = None) -> d
 
 @dataclass(frozen=True)
 class Played:
-    """One decision as a side may see it: its number, who decided what, and how."""
+    """One decision as a side may see it: its number among the decisions that side was shown, who
+    decided what, and how."""
 
     index: int
     side: str
@@ -113,6 +116,8 @@ class RulesetView:
     * :meth:`secret_from` -- whether the current decision, its action and its effects are
       secret from ``player``; :meth:`action_visible` -- whether an action of the other side
       may be shown to ``player`` (default: unless the decision is secret);
+    * :meth:`knowledge` -- what ``player`` knows of the things it does not decide (undo against
+      a bot compares it before and after);
     * :meth:`title` -- the game's name for people; :meth:`colours` -- each side's colour (``#rrggbb``); :meth:`victory` -- the victory
       conditions in words; :meth:`score_text` -- the score in words;
     * :meth:`umpire_board` -- the board as an umpire sees it (for replays of finished games);
@@ -153,6 +158,21 @@ class RulesetView:
         """Whether the decision about to be made at ``state`` (and its ``action``, when given)
         may be shown to ``player``."""
         return state.current_player == player or not self.secret_from(state, player)
+
+    def knowledge(self, state, player: int) -> Any:
+        """What ``player`` knows now of what it does not decide itself: the other side's units as
+        ``player``'s board shows them (where they are, how many figures, their status) and any Fog of
+        War cards it has been shown. Two states with equal knowledge taught ``player`` nothing in
+        between (a hidden unit revealed, a card drawn, an enemy hit all change it); undo against a
+        bot is allowed only across decisions that left it equal."""
+        board = self.board(state, player)
+        mine = state.game.player_names[player]
+        units = [
+            {k: v for k, v in u.items() if k != "focus"}
+            for u in board.get("units", ())
+            if isinstance(u, dict) and u.get("side") != mine
+        ]
+        return _plain([units, board.get("fog_of_war"), board.get("eliminated")])
 
     def turn(self, state) -> int | None:
         turn = getattr(state, "turn", None)
@@ -306,8 +326,9 @@ class EventLog:
     Call :meth:`before` with the state about to be played (it notes whether the decision
     is secret from each side and the action text each side may see), then :meth:`after`
     with the state once played. Entries are dicts: ``{"index", "kind", ...event fields,
-    "text"}`` for events and :class:`Played` for decisions. ``mark()``/``truncate()``
-    support undo. An event hidden when it happened stays hidden (never shown later).
+    "text"}`` for events and :class:`Played` for decisions; ``index`` is the entry's place in
+    that side's own list. ``mark()``/``truncate()`` support undo. An event hidden when it
+    happened stays hidden (never shown later).
     """
 
     def __init__(self, state, describe: Callable[[Any], str | None] | None = None):
@@ -334,7 +355,7 @@ class EventLog:
         for p in (0, 1):
             self._secret[p] = self.view.secret_from(state, p) and state.current_player != p
             if self.view.action_visible(state, p, text):  # else the side is not told of the decision
-                self.played[p].append(Played(len(state.history), side, kind, text, by, len(self.events[p]), turn))
+                self.played[p].append(Played(len(self.played[p]), side, kind, text, by, len(self.events[p]), turn))
 
     def after(self, state) -> None:
         """Take the events the last action produced."""
@@ -343,14 +364,14 @@ class EventLog:
 
     def _take(self, state) -> None:
         new = state.events[self.seen :]
-        start = self.seen
         self.seen = len(state.events)
         for p in (0, 1):
             if self._secret[p]:
                 continue
-            for i, event in enumerate(new):
+            shown = self.events[p]
+            for event in new:
                 if self.view.event_visible(state, event, p):
-                    self.events[p].append(event_dict(event, start + i, self.describe))
+                    shown.append(event_dict(event, len(shown), self.describe))
 
     def mark(self) -> tuple[int, int, int, int, int]:
         return (len(self.events[0]), len(self.events[1]), len(self.played[0]), len(self.played[1]), self.seen)

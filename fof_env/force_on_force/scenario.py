@@ -30,13 +30,13 @@ table (``spacing_in / 2 + k * spacing_in``).
 
 from __future__ import annotations
 
-import json
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from fof_env.core import jsondata
 from fof_env.core.errors import ScenarioError
 from fof_env.core.tabletop import Feature, Table
 from fof_env.force_on_force.rules.wwii_reserves import CARD_STATS, check_reserve
@@ -181,29 +181,63 @@ def scenario_file(name: str) -> str:
     return entry.read_text(encoding="utf-8")
 
 
+_REGISTERED: dict[str, Path] = {}  # scenario id -> file, from a server operator's scenario folders
+MAX_FILE_BYTES = 1 << 20
+
+
+def register_scenario(scenario_id: str, path: str | Path) -> None:
+    """Make ``scenario_id`` name the scenario file ``path`` (a server's operator adds scenarios this way;
+    the game's ``scenario`` option, views and records then hold the id, never the path)."""
+    if scenario_id in shipped_scenarios() or scenario_id.endswith(".json") or "/" in scenario_id:
+        raise ValueError(f"{scenario_id!r} can not name a registered scenario")
+    _REGISTERED[scenario_id] = Path(path)
+    _cache.pop(f"registered:{scenario_id}", None)
+
+
+def scenario_ids() -> list[str]:
+    """The shipped scenarios' ids and those registered (:func:`register_scenario`)."""
+    return [*shipped_scenarios(), *sorted(_REGISTERED)]
+
+
+def _read_file(path: Path, origin: str) -> str:
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_FILE_BYTES + 1)
+        if len(data) > MAX_FILE_BYTES:
+            raise ScenarioError(f"{origin}: a scenario file holds at most {MAX_FILE_BYTES} bytes")
+        return data.decode("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ScenarioError(f"{origin}: cannot read the scenario file: {getattr(exc, 'strerror', None) or exc}") \
+            from None
+
+
 def load_scenario(source: str | Path | dict[str, Any] = "lost_and_found") -> Scenario:
-    """The scenario ``source`` names: a shipped id, a path to a ``.json`` file, or a parsed dict."""
+    """The scenario ``source`` names: a shipped id, a registered id (:func:`register_scenario`; its
+    ``origin`` is the id), a path to a ``.json`` file, or a parsed dict."""
     if isinstance(source, dict):
         return scenario_from_dict(source, "<dict>")
     text_source = str(source)
-    is_path = isinstance(source, Path) or text_source.endswith(".json") or "/" in text_source
-    key = str(Path(text_source).resolve()) if is_path else f"shipped:{text_source}"
+    registered = _REGISTERED.get(text_source) if isinstance(source, str) else None
+    is_path = registered is None and (isinstance(source, Path) or text_source.endswith(".json") or "/" in text_source)
+    if registered is not None:
+        key = f"registered:{text_source}"
+    else:
+        key = str(Path(text_source).resolve()) if is_path else f"shipped:{text_source}"
     if key in _cache:
         _cache.move_to_end(key)
         return _cache[key]
-    if is_path:
+    if registered is not None:
         origin = text_source
-        try:
-            text = Path(text_source).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ScenarioError(f"{origin}: cannot read the scenario file: {getattr(exc, 'strerror', None) or exc}") \
-                from None
+        text = _read_file(registered, origin)
+    elif is_path:
+        origin = text_source
+        text = _read_file(Path(text_source), origin)
     else:
         origin = f"{text_source}.json"
         text = scenario_file(text_source)
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
+        data = jsondata.loads(text)
+    except jsondata.BadJSON as exc:
         raise ScenarioError(f"{origin}: not JSON: {exc}") from None
     scenario = scenario_from_dict(data, origin)
     _cache[key] = scenario
@@ -241,6 +275,9 @@ def check_schema(data: Any, origin: str) -> None:
 
 def scenario_from_dict(data: Any, origin: str = "<dict>") -> Scenario:
     """Validate ``data`` (schema, then geometry and cross references) and build the :class:`Scenario`."""
+    found = jsondata.problem(data)
+    if found is not None:
+        raise ScenarioError(f"{origin}: {found}")
     if isinstance(data, dict) and data.get("format") not in (None, FORMAT):
         raise ScenarioError(f"{origin}: format: {data.get('format')!r} is not {FORMAT!r}")
     check_schema(data, origin)

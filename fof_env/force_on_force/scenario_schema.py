@@ -207,7 +207,7 @@ SCHEMA: dict[str, Any] = {
                 "width_in": {"type": "number", "exclusiveMinimum": 0, "maximum": 120},
                 "height_in": {"type": "number", "exclusiveMinimum": 0, "maximum": 120},
                 "spacing_in": {"type": "number", "minimum": 0.5, "maximum": 12},
-                "wall_cover_reach_in": {"type": ["number", "null"], "minimum": 0},
+                "wall_cover_reach_in": {"type": ["number", "null"], "minimum": 0, "maximum": 120},
                 "features": {"type": "array", "items": _FEATURE, "maxItems": MAX_FEATURES},
             },
         },

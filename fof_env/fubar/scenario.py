@@ -19,6 +19,10 @@ leave by that edge]), ``units`` (``id`` like "tal.1", ``name``, ``side``, ``trai
 
 Points are ``[x, y]`` inches on the table's grid points. Units keep their file order: it is their
 index in the action space and the order in which they deploy.
+
+Sizes are bounded (the schema's maxima, at most ``MAX_TABLE_POINTS`` grid points, numbers finite, a
+file of at most ``MAX_FILE_BYTES``), so a bad file is refused in one line before anything is built.
+A server lists the files of its operator's scenario folders by id (:func:`register_scenario`).
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from fof_env.core import jsondata
 from fof_env.core.errors import PositionError
 from fof_env.core.tabletop import Feature, Table
 from fof_env.fubar.geometry import Geometry
@@ -48,6 +53,8 @@ TOP_KEYS = ("format", "id", "name", "ruleset", "provenance", "source", "design_n
 FACINGS = ("north", "northeast", "east", "southeast", "south", "southwest", "west", "northwest")
 SHIPPED = ("lost_and_found", "village_patrol")
 MAX_FIGURES = 12  # figures (or weapon mounts) of one unit, the attached leader included
+MAX_TABLE_POINTS = 1024  # grid points: bounds the precomputed geometry (n^2 tables) and the action space
+MAX_FILE_BYTES = 1 << 20
 OUT_OF_RANGE = (0, False, False)  # what a figure fires beyond its weapons' reach
 
 
@@ -277,6 +284,11 @@ class _Checker:
 
 
 def _table(c: _Checker, t: dict) -> tuple[Table, Geometry]:
+    width, height, spacing = t["width_in"], t["height_in"], t["spacing_in"]
+    points = int(width // spacing) * int(height // spacing)
+    if points > MAX_TABLE_POINTS:
+        c.fail("table", f"{width:g}\" x {height:g}\" with {spacing:g}\" spacing has {points} grid points; "
+                        f"at most {MAX_TABLE_POINTS} (use a wider spacing or a smaller table)")  # fmt: skip
     features = []
     overrides = {}
     for i, f in enumerate(t["features"]):
@@ -321,6 +333,9 @@ def _figures(c: _Checker, items: list, armour: str, path: str) -> tuple[FigureSp
 def scenario_from_dict(d: Any, where: str = "scenario") -> Scenario:
     """Validate a scenario dict (module docstring) and build the :class:`Scenario`; one-line
     :class:`PositionError` naming ``where`` (the file), the field path and what is allowed."""
+    found = jsondata.problem(d)
+    if found is not None:
+        raise PositionError(f"{where}: {found}")
     _schema_error(where, d)
     c = _Checker(where)
     order = [k for k in d if k in TOP_KEYS]
@@ -469,8 +484,8 @@ def _deployment(c: _Checker, table: Table, dep: dict, ids: list[str], raw_units:
 # ---------------------------------------------------------------------------------- loading
 def _parse(text: str, where: str) -> Any:
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
+        return jsondata.loads(text)
+    except jsondata.BadJSON as exc:
         raise PositionError(f"{where}: not valid JSON ({exc})") from None
 
 
@@ -482,26 +497,55 @@ def _shipped(scenario_id: str) -> Scenario:
 
 
 _FILE_CACHE: dict[tuple[str, str], Scenario] = {}
+_REGISTERED: dict[str, Path] = {}  # scenario id -> file, from a server operator's scenario folders
+
+
+def register_scenario(scenario_id: str, path: str | Path) -> None:
+    """Make ``scenario_id`` name the scenario file ``path`` (a server's operator adds scenarios this
+    way; the game's ``scenario`` option, views and records then hold the id, never the path)."""
+    if scenario_id in SHIPPED:
+        raise ValueError(f"{scenario_id!r} is a shipped scenario's id")
+    _REGISTERED[scenario_id] = Path(path)
+
+
+def scenario_ids() -> list[str]:
+    """The shipped scenarios' ids and those registered (:func:`register_scenario`)."""
+    return [*SHIPPED, *sorted(_REGISTERED)]
+
+
+def read_scenario_text(path: Path, where: str) -> str:
+    """The text of scenario file ``path`` (at most ``MAX_FILE_BYTES``); one-line PositionError otherwise."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise PositionError(f"cannot read scenario file {where!r}: {exc.strerror or exc}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise PositionError(f"{where}: a scenario file holds at most {MAX_FILE_BYTES} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise PositionError(f"{where}: not UTF-8 text") from None
 
 
 def load_scenario(name: str) -> Scenario:
-    """A shipped scenario by id (``"lost_and_found"``, ``"village_patrol"``) or a JSON file by path
-    (cached by path and content)."""
+    """A shipped scenario by id (``"lost_and_found"``, ``"village_patrol"``), a registered one by id,
+    or a JSON file by path (cached by path and content)."""
     if name in SHIPPED:
         return _shipped(name)
-    path = Path(name)
-    if not path.suffix == ".json":
-        raise PositionError(
-            f"scenario {name!r}: not a shipped scenario ({', '.join(SHIPPED)}) nor a path to a .json file"
-        )
-    try:
-        text = path.read_text()
-    except OSError as exc:
-        raise PositionError(f"cannot read scenario file {name!r}: {exc.strerror or exc}") from None
+    path = _REGISTERED.get(name)
+    where = name
+    if path is None:
+        path = Path(name)
+        if not path.suffix == ".json":
+            raise PositionError(
+                f"scenario {name!r}: not a shipped scenario ({', '.join(SHIPPED)}) nor a path to a .json file"
+            )
+    text = read_scenario_text(path, where)
     key = (str(path), text)
     got = _FILE_CACHE.get(key)
     if got is None:
-        got = scenario_from_dict(_parse(text, name), name)
+        got = scenario_from_dict(_parse(text, where), where)
         if len(_FILE_CACHE) > 64:
             _FILE_CACHE.clear()
         _FILE_CACHE[key] = got

@@ -77,12 +77,15 @@ def after(driver, decisions: str) -> None:
     wait(driver, lambda d: (lambda s: s.get("busy") != "1" and (s.get("decisions") != decisions or s.get("terminal") == "1"))(page_state(d)))
 
 
-def open_game(driver, server: str, game: str, sides: dict[str, str], seed: int) -> None:
+def open_game(driver, server: str, game: str, sides: dict[str, str], seed: int, practice: bool = False) -> None:
+    """A new game from the page's form; ``practice``: the seed as it is (the same game every run)."""
     driver.get(f"http://{server}/?game={game}")
     wait(driver, lambda d: body(d, "ready") == "1")
     seed_box = driver.find_element("id", "seed")
     seed_box.clear()
     seed_box.send_keys(str(seed))
+    if practice:
+        driver.find_element("id", "practice").click()
     for side, spec in sides.items():
         box = driver.find_element("id", f"side-{side}")
         box.clear()

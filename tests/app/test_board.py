@@ -37,7 +37,7 @@ def start(driver, server: str, msg: dict) -> None:
     """A game on the page from any ``new`` message (a position, bots), as the page's form sends it."""
     driver.get(f"http://{server}/?game={msg['game']}")
     wait(driver, lambda d: body(d, "ready") == "1")
-    driver.execute_script("startGame(arguments[0])", {"cmd": "new", **msg})
+    driver.execute_script("startGame(arguments[0])", {"cmd": "new", "practice": True, **msg})  # the seed as given
     wait(driver, lambda d: page_state(d).get("decisions") is not None and page_state(d).get("busy") != "1")
 
 
@@ -72,7 +72,7 @@ def test_the_log_keeps_the_order_of_play(browser, server):
     """The Soviets end their move; the U.S. bot plays its turn: every bot decision comes after "=== Turn 1: us
     move ===" and before "=== Turn 2: soviet move ===", not all at the top of the reply."""
     d = browser
-    open_game(d, server, "strike_force_one", {"soviet": "you", "us": "heuristic"}, seed=3)
+    open_game(d, server, "strike_force_one", {"soviet": "you", "us": "heuristic"}, seed=3, practice=True)
     decisions = page_state(d)["decisions"]
     click(d, d.find_element("css selector", "#actions button[data-action='pass']"))
     after(d, decisions)
@@ -175,10 +175,10 @@ def test_fire_odds_and_reactions_below_the_status_line(browser, server):
 
 
 def test_the_fog_of_war_hand_is_shown_to_its_owner(browser, server):
-    """Hedgerow Hamlet watched as the Germans (seed 9: they draw An Excellent Position and hold it): their hand
+    """Hedgerow Hamlet watched as the Germans (a practice game of seed 9: they draw An Excellent Position and hold it): their hand
     is on the page, by name; the U.S. page shows only how many cards they hold."""
     d = browser
-    open_game(d, server, "wwii_hedgerow_hamlet", {"us": "heuristic", "ger": "heuristic"}, seed=9)
+    open_game(d, server, "wwii_hedgerow_hamlet", {"us": "heuristic", "ger": "heuristic"}, seed=9, practice=True)
     d.execute_script("const w = document.getElementById('watch-side'); w.value = 'ger'; w.dispatchEvent(new Event('change'));")
     wait(d, lambda x: page_state(x).get("side") == "ger")
     d.execute_script("document.getElementById('speed').value = '0'")
@@ -205,7 +205,7 @@ def test_a_game_just_played_replays_with_a_move_list(browser, server):
     the arrow keys step through it, a turn can be jumped to, the last decision is marked on the board, and
     the umpire's view or either side's can be chosen."""
     d = browser
-    open_game(d, server, "strike_force_one", {"soviet": "random", "us": "heuristic"}, seed=4)
+    open_game(d, server, "strike_force_one", {"soviet": "random", "us": "heuristic"}, seed=4, practice=True)
     d.execute_script("document.getElementById('speed').value = '0'")
     d.find_element("id", "watch-button").click()
     wait(d, lambda x: page_state(x).get("terminal") == "1", timeout=30)

@@ -48,7 +48,7 @@ def test_hello_lists_games_options_sides_and_agents(engine):
     } == {"name": "optional_rules", "type": "bool", "default": False}
     assert "declare_interrupt" in games["lost_and_found"]["reaction_kinds"]
     kinds = {a["kind"]: a for a in r["agents"]}
-    assert kinds["mcts"]["argument"] == "simulations" and kinds["ppo"]["argument"] == "path"
+    assert kinds["mcts"]["argument"] == "simulations" and kinds["ppo"]["argument"] == "model" and "lost_and_found-taliban" in kinds["ppo"]["models"]
     assert r["commands"] == list(COMMANDS)
 
 
@@ -94,17 +94,21 @@ def test_play_errors_name_the_reason_and_change_nothing(engine):
     assert ask(engine, cmd="view", game=gid)["view"] == before
 
 
-def test_undo_takes_back_the_move_and_the_bot_answers_with_the_same_dice(engine):
+def test_undo_takes_back_what_taught_nothing_and_refuses_the_rest(engine):
     gid = ask(engine, cmd="new", game="strike_force_one", seed=5, bots={"us": "heuristic"})["game"]
     for action in ("sov.A", "0703"):
         ask(engine, cmd="play", game=gid, action=action)
-    ask(engine, cmd="play", game=gid, action="pass")  # ends the Soviet movement: combat or the U.S. answer
-    view = ask(engine, cmd="view", game=gid)["view"]
+    r = ask(engine, cmd="undo", game=gid)  # the move only: nothing was rolled, the bot has not answered
+    assert r["undone"] == 1 and r["view"]["decision"]["kind"] == "move_target" and r["view"]["decisions"] == 1
+    ask(engine, cmd="play", game=gid, action="0703")
+    view = ask(engine, cmd="play", game=gid, action="pass")["view"]  # ends the Soviet movement: the U.S. answer
+    assert not view["can_undo"]
     r = ask(engine, cmd="undo", game=gid)
-    assert r["undone"] >= 1 and r["view"]["decision"]["kind"] == "select_unit"
-    assert r["view"]["decisions"] == 2
-    replayed = ask(engine, cmd="play", game=gid, action="pass")["view"]
-    assert replayed["board"] == view["board"] and replayed["decisions"] == view["decisions"]
+    assert r["error"].startswith("undo refused: since that decision ") and "practice game" in r["error"]
+    assert ask(engine, cmd="view", game=gid)["view"] == view  # a refusal changes nothing
+    gid = ask(engine, cmd="new", game="strike_force_one", seed=5)["game"]  # no bot: undo to the start
+    for action in ("sov.A", "0703", "pass"):
+        ask(engine, cmd="play", game=gid, action=action)
     while ask(engine, cmd="undo", game=gid)["ok"]:
         pass
     assert ask(engine, cmd="undo", game=gid)["error"].startswith("nothing to undo")
@@ -113,7 +117,8 @@ def test_undo_takes_back_the_move_and_the_bot_answers_with_the_same_dice(engine)
 
 def test_resign_pass_all_close_and_games(engine):
     gid = ask(engine, cmd="new", game="lost_and_found", seed=3, bots={"taliban": "heuristic"})["game"]
-    assert ask(engine, cmd="games")["games"] == [{"game": gid, "name": "lost_and_found", "over": False, "decisions": 7}]
+    # the Taliban's seven set-up decisions are secret: the USMC was shown none of them, and counts none
+    assert ask(engine, cmd="games")["games"] == [{"game": gid, "name": "lost_and_found", "over": False, "decisions": 0}]
     r = ask(engine, cmd="pass_all", game=gid, side="usmc")
     assert r["view"]["pass_all"] == ["usmc"]
     assert ask(engine, cmd="resign", game=gid, side="taliban")["error"].startswith("taliban is the server's bot")
@@ -149,8 +154,10 @@ def test_no_peeking_the_usmc_never_receives_hidden_taliban_units():
     saved = engine.handle({"cmd": "save", "game": gid})
     assert saved["ok"] and "record" not in saved and saved["save_id"].startswith("s")
     loaded = engine.handle({"cmd": "load", "save_id": saved["save_id"], "bots": {"taliban": "heuristic"}})
-    assert loaded["ok"] and loaded["view"]["decisions"] == 7 and loaded["view"]["board"] == r["view"]["board"]
+    assert loaded["ok"] and loaded["view"]["decisions"] == 0 and loaded["view"]["board"] == r["view"]["board"]
     assert "tal.1" not in json.dumps(loaded) and loaded["view"]["played"] == []
+    gid, r = loaded["game"], loaded  # the save resumed the game: the one it was saved from is closed
+    session = engine.games[gid].session
     rng = random.Random(1)
     view = r["view"]
     checked = 0
@@ -220,13 +227,15 @@ def test_a_bot_out_of_time_leaves_the_game_unchanged():
     engine.close()
 
 
-def test_client_model_paths_are_refused_unless_allowed(engine):
+def test_client_model_paths_are_refused(engine):
     r = ask(engine, cmd="new", game="strike_force_one", bots={"us": "ppo:/etc/passwd"})
-    assert r["error"] == "bot 'ppo:/etc/passwd': this server does not load model files named by clients; use 'ppo' (the shipped model)"
+    assert r["error"].startswith("bot 'ppo:/etc/passwd': model '/etc/passwd' is not a model of this server (clients name")
     assert "at most 20000 simulations" in ask(engine, cmd="new", game="strike_force_one", bots={"us": "mcts:999999"})["error"]
     # a side suffix does not hide the simulation count from the check
     assert "at most 20000 simulations" in ask(engine, cmd="new", game="strike_force_one", bots={"us": "mcts:999999@us"})["error"]
-    assert "does not load model files" in ask(engine, cmd="new", game="strike_force_one", bots={"us": "ppo:/x@us"})["error"]
+    assert "is not a model of this server" in ask(engine, cmd="new", game="strike_force_one", bots={"us": "ppo:/x@us"})["error"]
+    r = ask(engine, cmd="new", game="strike_force_one", bots={"us": "ppo:strike_force_one-us"})  # a model by its id
+    assert r["ok"] and r["sides"]["us"] == "bot ppo:strike_force_one-us"
 
 
 def test_games_belong_to_their_connection(engine):

@@ -37,7 +37,8 @@ def test_fire_targets_carry_a_preview():
     from fof_env.app.protocol import Engine
 
     engine = Engine()
-    r = engine.handle({"cmd": "new", "game": "lost_and_found", "seed": 3, "bots": {"taliban": "heuristic"}})
+    # a practice game: the seed is the client's, so the game (and its fire targets) is the same each run
+    r = engine.handle({"cmd": "new", "game": "lost_and_found", "seed": 3, "bots": {"taliban": "heuristic"}, "practice": True})
     gid, v = r["game"], r["view"]
     rng = random.Random(2)
     seen = 0

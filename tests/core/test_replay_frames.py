@@ -60,7 +60,9 @@ def test_each_side_sees_its_own_frames_and_the_umpire_both_once_the_game_is_over
         assert umpire == on_table
         assert usmc["events_total"] == len(log.events[1]) and usmc["played_total"] == len(log.played[1])
     assert hidden_seen  # the game had something to hide
-    assert frames["by_viewer"]["usmc"]["played"] == [p.to_dict() for p in log.played[1]]
+    played = frames["by_viewer"]["usmc"]["played"]
+    assert [{k: x for k, x in p.items() if k != "step"} for p in played] == [p.to_dict() for p in log.played[1]]
+    assert all(data["actions"][p["step"] - 1] == p["action"] for p in played)  # the frame after each decision
     assert frames["by_viewer"]["usmc"]["events"] == log.events[1]
     assert len(frames["by_viewer"]["umpire"]["played"]) == n
 

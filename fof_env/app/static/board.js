@@ -186,7 +186,8 @@ function show(reply) {
   } else {
     const d = v.decision;
     const who = v.your_turn ? `You (${v.side}) decide` : `${d.side} decides`;
-    setStatus(`${title} — turn ${v.turn} — ${who}: ${words(d.kind)}`);
+    const practice = v.practice ? " (practice game)" : "";
+    setStatus(`${title}${practice} — turn ${v.turn} — ${who}: ${words(d.kind)}`);
   }
   const hot = ui.humans.length > 1;
   $("hotseat").hidden = !hot;
@@ -750,8 +751,9 @@ function buildMoves() {
   let turn = null;
   for (const p of r.by_viewer[ui.viewer].played) {
     if (p.turn !== turn) { turn = p.turn; list.appendChild(el("li", {class: "turn"}, turn === null || turn === undefined ? "set-up" : (turn === 0 ? "set-up (turn 0)" : `turn ${turn}`))); }
-    const li = el("li", {class: "move", "data-step": String(p.index + 1)}, `${p.index + 1}. ${p.side}: ${words(p.kind)} ${p.action}`);
-    li.onclick = () => gotoStep(p.index + 1);
+    const step = p.step || p.index + 1;  // the frame after the decision
+    const li = el("li", {class: "move", "data-step": String(step)}, `${step}. ${p.side}: ${words(p.kind)} ${p.action}`);
+    li.onclick = () => gotoStep(step);
     list.appendChild(li);
   }
 }
@@ -817,9 +819,11 @@ function wireReplay() {
     $("replay-play").textContent = "Pause";
     ui.replayTimer = setInterval(() => { if (ui.step >= ui.replay.decisions) stopReplayTimer(); else gotoStep(ui.step + 1); }, 400);
   };
-  $("continue-button").onclick = () => {  // the form's agents when it is set for this game, else both sides here
+  $("continue-button").onclick = () => {  // a record that names its seats keeps them; else the form's agents
+    let seats = null;
+    try { seats = JSON.parse(ui.replayRecord).session?.seats || null; } catch (e) { seats = null; }
     const bots = $("game-select").value === ui.replay.game ? readBots() : {};
-    startGame({cmd: "load", record: ui.replayRecord, bots});
+    startGame(seats ? {cmd: "load", record: ui.replayRecord} : {cmd: "load", record: ui.replayRecord, bots});
   };
   document.addEventListener("keydown", (ev) => {
     if (!ui.replay || /INPUT|SELECT|TEXTAREA/.test((ev.target || {}).tagName || "")) return;
@@ -846,7 +850,7 @@ function wire() {
   $("new-game").onsubmit = (ev) => {
     ev.preventDefault();
     const seed = $("seed").value === "" ? null : parseInt($("seed").value, 10);
-    startGame({cmd: "new", game: $("game-select").value, options: readOptions(), seed, bots: readBots()});
+    startGame({cmd: "new", game: $("game-select").value, options: readOptions(), seed, bots: readBots(), practice: $("practice").checked});
   };
   $("undo-button").onclick = async () => { await fullRefresh({cmd: "undo", game: ui.game, side: ui.view.side}); await followTheMover(); };
   $("resign-button").onclick = async () => {
@@ -877,7 +881,8 @@ function wire() {
     const record = await finishedRecord();
     if (record) openReplayFrom(postRecord(record), record);
   };
-  $("load-save").onclick = () => startGame({cmd: "load", save_id: $("save-id").value.trim(), bots: readBots()});
+  // a saved game keeps its seats (which sides the server's bots play); a record names them too
+  $("load-save").onclick = () => startGame({cmd: "load", save_id: $("save-id").value.trim()});
   $("record-file").onchange = (ev) => {
     const file = ev.target.files[0];
     if (!file) return;
