@@ -18,7 +18,7 @@ import numpy as np
 
 from fof_env.core.dice import Dice, ScriptedDice, SeededDice, check_seed, dice_from_json
 from fof_env.core.errors import IllegalActionError, OptionError, PositionError
-from fof_env.core.events import DiceRolled, Event
+from fof_env.core.events import DiceRolled, EventLog
 from fof_env.core.options import OptionSpec
 
 RECORD_FORMAT = "fof-record/2"
@@ -121,7 +121,7 @@ class State:
     game: Game
     dice: Dice
     history: list[int]
-    events: list[Event]
+    events: EventLog
     _rolls: list[int]
     _start: dict[str, Any]
     _legal_cache: list[int] | None
@@ -235,7 +235,7 @@ class State:
         """Roll one die from the state's dice, logging it."""
         value = self.dice.roll(sides)
         self._rolls.append(value)
-        self.events.append(DiceRolled(sides, value, purpose))
+        self.events.add(DiceRolled, (sides, value, purpose))
         return value
 
     @property
@@ -370,7 +370,7 @@ class State:
     def _init_bookkeeping(self, seed: int | None, start: dict[str, Any], dice: Dice | None = None) -> None:
         self.dice = dice if dice is not None else SeededDice(seed)
         self.history = []
-        self.events = []
+        self.events = EventLog()
         self._rolls = []
         self._start = start
         self._legal_cache = None
@@ -380,7 +380,7 @@ class State:
         self.game = other.game
         self.dice = other.dice.clone()
         self.history = list(other.history)
-        self.events = list(other.events)
+        self.events = other.events.copy()
         self._rolls = list(other._rolls)
         self._start = other._start
         self._legal_cache = other._legal_cache

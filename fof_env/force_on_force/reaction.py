@@ -193,7 +193,7 @@ class ReactionWindow:
             side = self.UNIT_SIDE[u]
             modified = die + self.amped[side] - (1 if self.full and self.moved[u] == 2 else 0)
             passed = modified >= combat.SUCCESS
-            self.events.append(ev.ReactionTest(self.UNIT_NAMES[u], ROLE_NAMES[role], die, modified, passed))
+            self.events.add(ev.ReactionTest, (self.UNIT_NAMES[u], ROLE_NAMES[role], die, modified, passed))
             if die == 1 and self.fow_on:
                 self._fog_of_war(side)
             if not passed and side != self.initiative and role in (R_INT_FIRE, R_INT_MOVE):

@@ -62,6 +62,7 @@ from typing import Any
 
 import numpy as np
 
+from fof_env.core.events import EventLog
 from fof_env.core.game import Decision, State
 from fof_env.force_on_force import combat
 from fof_env.force_on_force.casualties import CasualtiesAndMorale
@@ -501,7 +502,7 @@ class ForceOnForceState(TurnSequence, ReactionWindow, FireResolution, Casualties
         if not unknown:
             return other
         other.history = []
-        other.events = []
+        other.events = EventLog()
         other._rolls = []
         other._legal_cache = None
         other._mask_cache = None

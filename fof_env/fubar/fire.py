@@ -476,7 +476,7 @@ class FireMixin:
             self.up[t] -= 1
         self.about.append(f)
         self.ahits -= 1
-        self.events.append(ev.HitTaken(sc.unit_ids[t], i, "suppressed" if result == SUPP else "casualty"))
+        self.events.add(ev.HitTaken, (sc.unit_ids[t], i, "suppressed" if result == SUPP else "casualty"))
 
     def _on_allocate(self, action: int) -> None:
         self._take_hit(action)

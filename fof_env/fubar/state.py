@@ -319,7 +319,7 @@ class FubarState(CloseCombatMixin, FireMixin, MovementMixin, State):
         mod = self.activation_modifier(u)
         r = self.roll(6, f"{purpose} of {self.sc.unit_ids[u]}")
         ok = succeeds(r, r + mod, need)
-        self.events.append(ev.ActivationRolled(self.sc.unit_ids[u], r, r + mod, need, ok, purpose))
+        self.events.add(ev.ActivationRolled, (self.sc.unit_ids[u], r, r + mod, need, ok, purpose))
         fs = self.fs
         for f in self.members[u]:
             if fs[f] == SUPP:
