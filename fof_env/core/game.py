@@ -186,9 +186,10 @@ class State:
     # ---- shared ------------------------------------------------------------
     def legal_actions(self) -> list[int]:
         """Sorted legal actions of the current decision (empty only when terminal)."""
-        if self._legal_cache is None:
-            self._legal_cache = [] if self.is_terminal else self._legal_actions()
-        return list(self._legal_cache)
+        legal = self._legal_cache
+        if legal is None:
+            legal = self._legal_cache = [] if self.is_terminal else self._legal_actions()
+        return legal[:]
 
     def legal_mask(self) -> np.ndarray:
         """Boolean mask of length ``game.num_actions``: True exactly at ``legal_actions()``.
@@ -209,7 +210,9 @@ class State:
 
         Raises :class:`IllegalActionError` (state unchanged) if it is not legal now.
         """
-        if isinstance(action, str):
+        if type(action) is int:  # the common case first
+            index = action
+        elif isinstance(action, str):
             try:
                 index = self.str_to_action(action)
             except ValueError as exc:
@@ -218,11 +221,15 @@ class State:
             index = int(action)
         else:
             raise IllegalActionError(action, self._decision_name(), self._legal_strings())
-        if self._legal_cache is None:
-            self.legal_actions()
-        if index not in self._legal_cache:  # type: ignore[operator]
+        legal = self._legal_cache
+        if legal is None:
+            legal = self._legal_cache = [] if self.is_terminal else self._legal_actions()
+        if index not in legal:
             raise IllegalActionError(action, self._decision_name(), self._legal_strings())
-        self.apply_unchecked(index)
+        self._legal_cache = None  # apply_unchecked, inlined
+        self._mask_cache = None
+        self.history.append(index)
+        self._apply(index)
 
     def apply_unchecked(self, action: int) -> None:
         """Apply a known-legal action without validation (search hot path)."""
