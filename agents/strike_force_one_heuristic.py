@@ -144,7 +144,7 @@ class _Tables:
     adj_dist: list[list[int]]  # movement cost from a to the cheapest hex adjacent to b (0 if adjacent)
     probs: list[tuple[float, float, float, float]] = field(default_factory=list)  # column -> DE, DR, AR, AE
     nb_bits: tuple[int, ...] = ()
-    dilation: tuple[tuple[int, ...], ...] = ()
+    dilation: tuple[tuple[tuple[int, int], ...], ...] = ()
     woods_bits: int = 0
     enterable_bits: int = 0
     optional: bool = False
