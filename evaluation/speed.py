@@ -302,6 +302,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="compare with evaluation/bench_ratios.json")
     parser.add_argument("--store", action="store_true", help="rewrite evaluation/bench_ratios.json")
     parser.add_argument("--json", type=Path, help="also write every round's figures here")
+    parser.add_argument("--only", nargs="+", metavar="TEXT",
+                        help="measure only the items whose label contains one of these (and their anchors)")
     args = parser.parse_args(argv)
     if args.check or args.store:
         args.section, args.base = ["engines"], None
@@ -318,6 +320,10 @@ def main(argv: list[str] | None = None) -> int:
         items += search_items(args.search_spec, args.search_decisions)
     if "train" in args.section:
         items += train_items(args.train_steps)
+    if args.only:
+        wanted = [i for i in items if any(text in i.label for text in args.only)]
+        anchors = {i.anchor for i in wanted}
+        items = [i for i in items if i in wanted or i.label in anchors]
     workers = {name: Worker(tree) for name, tree in trees.items()}
     try:
         if items:
