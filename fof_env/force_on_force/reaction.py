@@ -133,8 +133,10 @@ class ReactionWindow:
 
     def _st_declare(self) -> None:
         while self.queue:
-            if len(self._declare_choices(self.queue[0])) > 1:
+            choices = self._declare_choices(self.queue[0])
+            if len(choices) > 1:
                 self.kind = D_DECLARE
+                self._legal_cache = choices  # legal once per decision
                 return
             self.queue.pop(0)
         if self.interrupted >= 0:
@@ -154,8 +156,10 @@ class ReactionWindow:
 
     def _st_ow(self) -> None:
         while self.queue:
-            if self._ow_targets(self.queue[0]):
+            targets = self._ow_targets(self.queue[0])
+            if targets:
                 self.kind = D_OW
+                self._legal_cache = [self.UNIT0 + t for t in targets] + [self.PASS]  # legal once per decision
                 return
             self.queue.pop(0)
         self._next_overwatch_interrupt()

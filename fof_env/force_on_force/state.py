@@ -359,7 +359,7 @@ class ForceOnForceState(TurnSequence, ReactionWindow, FireResolution, Casualties
         if k == D_OVERWATCH:
             return [self.UNIT0 + u for u in self._overwatch_candidates()] + [self.PASS]
         if k == D_SELECT:  # no "pass" while the Taliban must open fire (R11)
-            return [self.UNIT0 + u for u in self._selectable()] + ([] if self.first_fire else [self.PASS])
+            return self._select_actions(self._selectable())
         if k == D_ACTION:
             return self._action_choices()
         if k == D_MOVE:
@@ -400,7 +400,9 @@ class ForceOnForceState(TurnSequence, ReactionWindow, FireResolution, Casualties
         self.step = step
 
     def _run(self) -> None:
-        """Advance through everything that needs no decision; stop at the next decision."""
+        """Advance through everything that needs no decision; stop at the next decision (whose step
+        may leave its legal actions in ``_legal_cache``, computed once)."""
+        self._legal_cache = self._mask_cache = None
         while self.kind == AUTO:
             if self.fow_queue:
                 self._resolve_fow()
