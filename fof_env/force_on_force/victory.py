@@ -2,7 +2,21 @@
 
 from __future__ import annotations
 
+import weakref
+
 from fof_env.force_on_force.constants import CAPTURED, EVAC_KIA, EVAC_SERIOUS, KIA, SERIOUS
+
+_inside_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # table -> {feature id: flags}
+
+
+def _points_inside(table, feature_id: str) -> bytes:
+    """Per table point, 1 where the feature ``feature_id`` contains it (``Feature.contains``; cached)."""
+    per_table = _inside_cache.setdefault(table, {})
+    flags = per_table.get(feature_id)
+    if flags is None:
+        feature = table.feature_by_id[feature_id]
+        flags = per_table[feature_id] = bytes(feature.contains(x, y) for x, y in table.xy)
+    return flags
 
 
 def count_victory_term(s, term) -> int:
@@ -18,11 +32,10 @@ def count_victory_term(s, term) -> int:
     kind = term.kind
     enemy = s.SIDE_UNITS[1 - term.side]
     if kind == "feature_held":
-        feature = s.sc.table.feature_by_id[term.feature]
-        xy = s.sc.table.xy
+        inside = _points_inside(s.sc.table, term.feature)
 
         def holds(side: int) -> bool:
-            return any(s.active(u) and feature.contains(*xy[s.pos[u]]) for u in s.SIDE_UNITS[side])
+            return any(s.active(u) and inside[s.pos[u]] for u in s.SIDE_UNITS[side])
 
         return int(holds(term.side) and not holds(1 - term.side))
     if kind == "units_destroyed":
