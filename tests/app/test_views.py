@@ -37,7 +37,7 @@ def test_fire_targets_carry_a_preview():
     from fof_env.app.protocol import Engine
 
     engine = Engine()
-    r = engine.handle({"cmd": "new", "game": "lost_and_found", "seed": 3, "bots": {"taliban": "heuristic"}})
+    r = engine.handle({"cmd": "new", "game": "lost_and_found", "seed": 5, "bots": {"taliban": "heuristic"}})
     gid, v = r["game"], r["view"]
     rng = random.Random(2)
     seen = 0
