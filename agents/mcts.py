@@ -179,6 +179,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fof_env.core.errors import OptionError
+from fof_env.core.events import DiscardedEvents
 
 
 @dataclass(frozen=True)
@@ -690,6 +691,7 @@ class MCTSAgent:
         agent's RNG."""
         world = state.determinize(self.player, self.rng)
         world.dice = _SearchDice(self.rng.getrandbits(64))
+        world.events = DiscardedEvents()  # nobody reads a searched world's events: none are kept
         return world
 
 

@@ -42,28 +42,38 @@ class EventLog:
     (search, training) never pays for the objects. Read, both give the same events.
     """
 
-    __slots__ = ("_entries",)
+    __slots__ = ("_entries", "_own")
 
     def __init__(self, events: Iterable[Event] = ()) -> None:
         self._entries: list[Any] = list(events)
+        self._own = True  # False while the list is shared with a copy: copied on the next write
 
     def append(self, event: Event) -> None:
+        if not self._own:
+            self._entries = self._entries[:]
+            self._own = True
         self._entries.append(event)
 
     def add(self, cls: type[Event], args: tuple) -> None:
         """Log ``cls(*args)``, built when first read."""
+        if not self._own:
+            self._entries = self._entries[:]
+            self._own = True
         self._entries.append((cls, args))
 
     def copy(self) -> EventLog:
+        """A log with the same entries, sharing them until either side writes (a clone for search
+        costs no copy of a long log)."""
         other = EventLog.__new__(EventLog)
-        other._entries = self._entries[:]  # built events are immutable; pending ones are plain tuples
+        other._entries = self._entries
+        other._own = self._own = False
         return other
 
     def _build(self, i: int) -> Event:
         entry = self._entries[i]
         if type(entry) is tuple:
             cls, args = entry
-            entry = self._entries[i] = cls(*args)
+            entry = self._entries[i] = cls(*args)  # a shared list too: the same event, built
         return entry
 
     def __len__(self) -> int:
@@ -90,6 +100,25 @@ class EventLog:
 
     def __repr__(self) -> str:
         return f"EventLog({list(self)!r})"
+
+
+class DiscardedEvents(EventLog):
+    """A log that keeps nothing: for states whose events nobody reads (a search's worlds). Empty to
+    readers; its copies are new empty logs of the same kind."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def append(self, event: Event) -> None:
+        pass
+
+    def add(self, cls: type[Event], args: tuple) -> None:
+        pass
+
+    def copy(self) -> DiscardedEvents:
+        return DiscardedEvents()
 
 
 Sequence.register(EventLog)

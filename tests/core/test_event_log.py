@@ -26,3 +26,21 @@ def test_a_copy_is_independent():
     other.add(DiceRolled, (6, 5, "y"))
     assert len(log) == 1 and len(other) == 2
     assert other[0] == log[0] == DiceRolled(6, 4, "x")
+
+
+def test_a_copy_shares_its_entries_until_either_side_writes():
+    log = EventLog([DiceRolled(6, 1, "a")])
+    other = log.copy()
+    log.append(DiceRolled(6, 2, "b"))
+    other.add(DiceRolled, (6, 3, "c"))
+    assert list(log) == [DiceRolled(6, 1, "a"), DiceRolled(6, 2, "b")]
+    assert list(other) == [DiceRolled(6, 1, "a"), DiceRolled(6, 3, "c")]
+
+
+def test_a_discarding_log_keeps_nothing():
+    from fof_env.core.events import DiscardedEvents
+
+    log = DiscardedEvents()
+    log.add(DiscardedEvents, ())
+    log.append(DiscardedEvents())
+    assert len(log) == 0 and list(log) == [] and isinstance(log.copy(), DiscardedEvents)
