@@ -125,7 +125,7 @@ from fof_env.force_on_force.rules.wwii_fog import SHUFFLE, FogCardDrawn, WWIIFog
 from fof_env.force_on_force.rules.wwii_reserves import WWIIReserves
 from fof_env.force_on_force.rules.wwii_vehicles import WWIIVehicles
 from fof_env.force_on_force.sequence import TurnSequence
-from fof_env.force_on_force.victory import count_victory_term
+from fof_env.force_on_force.victory import count_victory_term, held_points
 
 _COUNT_TEXT = re.compile(r"n[1-9][0-9]?", re.ASCII)  # "n1" .. "n11": a split-fire count
 
@@ -284,8 +284,11 @@ class ForceOnForceState(TurnSequence, ReactionWindow, FireResolution, Casualties
         """(side 0 VP, side 1 VP) as the scenario's ``victory`` terms and rule modules count them now
         ("Lost & Found": 000 "Victory Points")."""
         vp = [0, 0]
+        held = None  # the points of each side's active units, found once for all feature_held terms
         for term in self.sc.victory:
-            vp[term.side] += term.points * count_victory_term(self, term)
+            if held is None and term.kind == "feature_held":
+                held = held_points(self)
+            vp[term.side] += term.points * count_victory_term(self, term, held)
         if self.sc.pilot is not None:
             vp[self.sc.pilot.side] += self._pilot_vp()
         return vp[0], vp[1]
