@@ -4,8 +4,8 @@ Run as a script with one source tree first on ``PYTHONPATH`` (``python evaluatio
 imports ``fof_env`` (and ``agents``, ``training``) from that tree. So that a saved copy of older engines
 can be measured by the same loops, it uses only what every tree has had: ``make_game``,
 ``new_initial_state``, ``legal_actions``, ``apply``, ``is_terminal``, the Gymnasium and PettingZoo
-adapters' constructors, ``agents.base.make_agent`` and ``training.train``'s model builders. It imports
-nothing else of this repository.
+adapters' constructors, ``agents.base.make_agent``, ``evaluation.match.build_agent`` (agent specs such as
+``mcts:200``) and ``training.train``'s model builders. It imports nothing else of this repository.
 
 Each request names a measurement (``op``) and a CPU budget (``seconds``); the answer is ``{"count": n,
 "cpu": s}``: ``n`` units (decisions, steps, simulations) in ``s`` seconds of this process's CPU time
@@ -160,6 +160,7 @@ def search(game: str, spec: str, player: int, decisions: int, seed: int = 0) -> 
     """``spec``'s search (e.g. ``mcts:200``) as ``player`` on the first ``decisions`` positions of a
     heuristic game where it has a choice: simulations (``last_search.iterations``) and CPU seconds."""
     from agents.base import make_agent
+    from evaluation.match import build_agent
 
     g = _game(game, {})
     key = ("positions", game, player, decisions, seed)
@@ -172,7 +173,7 @@ def search(game: str, spec: str, player: int, decisions: int, seed: int = 0) -> 
             state.apply(bots[state.current_player].act(state))
         _cache[key] = positions
     positions = _cache[key]
-    agent = make_agent(spec, g, player, seed=seed)
+    agent = build_agent(spec, g, player, seed)
     sims = 0
     start = time.process_time()
     for position in positions:
