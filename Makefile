@@ -9,7 +9,7 @@ PIP := $(VENV)/bin/pip
 STAMP := $(VENV)/.stamp
 TORCH_PIN := torch==2.13.0
 
-.PHONY: venv test lint demo fuzz bench loadtest mutate golden strength train-shipped clean
+.PHONY: venv test lint demo fuzz bench bench-check bench-detail bench-long loadtest mutate golden strength train-shipped clean
 
 venv: $(STAMP)
 
@@ -41,7 +41,23 @@ fuzz: $(STAMP)
 	$(PY) -m evaluation.fuzz --game wwii_hedgerow_hamlet --games 5000
 	$(PY) -m evaluation.position_fuzz --positions 5000
 
+# Engines, Gym and AEC envs against OpenSpiel (chess, backgammon, connect_four) and PettingZoo
+# connect_four_v3 in one run: CPU time, interleaved rounds, median [range], ratios. OpenSpiel is the
+# `bench` extra (pip install -e '.[bench]'); without it the bench skips those references and says so.
+# BASE=/path/to/an/older/tree measures it beside this one (before/after in one run).
 bench: $(STAMP)
+	$(PY) -m evaluation.speed $(if $(BASE),--base $(BASE))
+
+# Fails when an engine's ratio to OpenSpiel chess falls > 15% below evaluation/bench_ratios.json.
+bench-check: $(STAMP)
+	$(PY) -m evaluation.speed --check
+
+# The long sections: MCTS simulations/s and ms per decision, fof train steps/s, fof loadtest.
+bench-long: $(STAMP)
+	$(PY) -m evaluation.speed --section search train loadtest --rounds 4 $(if $(BASE),--base $(BASE))
+
+# Per-game detail: validated and unchecked apply, median game, Gym per side, the bots' ms per decision.
+bench-detail: $(STAMP)
 	$(PY) -m evaluation.bench
 
 # 50 concurrent games with bots against a local fof serve: p50/p99 latency of play and bot moves.

@@ -214,18 +214,39 @@ def _defense(state, t: int, t_pos: int, s_pos: int, fp: int, moved: int, in_cove
     return combat.defense(state.effective(t), fp, armor=state.armor[t], cover=cover, penalties=pen)
 
 
+_HITS: dict[tuple, float] = {}  # _hits by everything it reads (see there)
+_HITS_TABLES: dict[int, object] = {}  # the tables whose ids key _HITS, kept alive so no id is reused
+
+
 def _hits(
     state, s: _Shooter, t: int, t_pos: int, s_pos: int | None = None, moved: int | None = None
 ) -> float:
-    """Expected casualties of ``s`` firing on unit ``t`` standing at ``t_pos``."""
+    """Expected casualties of ``s`` firing on unit ``t`` standing at ``t_pos``.
+
+    Kept by everything :func:`_fp`, :func:`_defense` and :func:`expected_hits` read (the table, the
+    rules, the shooter's profile and point, the target's point, move, cover, strength, armour and die),
+    so the many candidate points a plan scores in a turn are worked out once.
+    """
     sp = s.pos if s_pos is None else s_pos
     m = state.moved[t] if moved is None else moved
-    in_cover = bool(state.in_cover[t]) and t_pos == state.pos[t]
-    fp = _fp(state, s, sp, t_pos, m == 2)
-    if fp <= 0:
-        return 0.0
-    dfn = _defense(state, t, t_pos, sp, fp, m, in_cover)
-    return expected_hits(fp, s.tq, dfn, state.tq[t])
+    here = t_pos == state.pos[t]
+    in_cover = bool(state.in_cover[t]) and here
+    table = state.sc.table
+    key = (id(table), state.full, s.figs, s.sup, s.tq, s.bonus, s.pen, sp, t_pos, m, in_cover,
+           state.excellent[t] if here else 0, state.effective(t), state.armor[t], state.tq[t])  # fmt: skip
+    v = _HITS.get(key)
+    if v is None:
+        fp = _fp(state, s, sp, t_pos, m == 2)
+        if fp <= 0:
+            v = 0.0
+        else:
+            dfn = _defense(state, t, t_pos, sp, fp, m, in_cover)
+            v = expected_hits(fp, s.tq, dfn, state.tq[t])
+        if len(_HITS) >= 400_000:
+            _HITS.clear()
+        _HITS_TABLES[id(table)] = table
+        _HITS[key] = v
+    return v
 
 
 # ---------------------------------------------------------------- knowledge

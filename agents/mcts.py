@@ -182,6 +182,7 @@ from typing import Any
 
 from agents.base import DecisionStopped
 from fof_env.core.errors import OptionError
+from fof_env.core.events import DiscardedEvents
 
 
 @dataclass(frozen=True)
@@ -704,6 +705,7 @@ class MCTSAgent:
         agent's RNG."""
         world = state.determinize(self.player, self.rng)
         world.dice = _SearchDice(self.rng.getrandbits(64))
+        world.events = DiscardedEvents()  # nobody reads a searched world's events: none are kept
         return world
 
 

@@ -144,7 +144,7 @@ class _Tables:
     adj_dist: list[list[int]]  # movement cost from a to the cheapest hex adjacent to b (0 if adjacent)
     probs: list[tuple[float, float, float, float]] = field(default_factory=list)  # column -> DE, DR, AR, AE
     nb_bits: tuple[int, ...] = ()
-    dilation: tuple[tuple[int, ...], ...] = ()
+    dilation: tuple[tuple[tuple[int, int], ...], ...] = ()
     woods_bits: int = 0
     enterable_bits: int = 0
     optional: bool = False
@@ -215,7 +215,8 @@ def _build_tables(sc, optional: bool) -> _Tables:
 class _Ctx:
     """Per-position facts shared by the decisions of one position."""
 
-    __slots__ = ("uh", "cnt", "thr", "final_us", "soviet_last_turn", "attack_ahead", "reach_cache", "enemy_hexes", "soviet_towns")
+    __slots__ = ("uh", "cnt", "thr", "final_us", "soviet_last_turn", "attack_ahead", "reach_cache", "enemy_hexes",
+                 "soviet_towns", "term_cache")  # fmt: skip
 
 
 class StrikeForceOneHeuristic:
@@ -229,6 +230,7 @@ class StrikeForceOneHeuristic:
         self.rng = np.random.default_rng(seed)
         self.w = weights or default_weights(self.player, bool(game.optional_rules))
         self.t = _tables(game.scenario, bool(game.optional_rules))
+        self._holds: dict[tuple[int, int], float] = {}  # _hold_term's values
         self._ctx_key: tuple | None = None
         self._ctx: _Ctx | None = None
         self._plan: tuple | None = None
@@ -289,6 +291,7 @@ class StrikeForceOneHeuristic:
                         thr[b] += 1
         cx.thr = thr
         cx.reach_cache = {}
+        cx.term_cache = {}
         cx.enemy_hexes = [uh[u] for u in SIDE_UNITS[enemy] if uh[u] >= 0]
         last = state.turn >= self.game.scenario.turns
         cx.final_us = self.player == 1 and last and state.phase >= 2
@@ -338,13 +341,18 @@ class StrikeForceOneHeuristic:
         return value
 
     def _target_term(self, cx: _Ctx, target: int, n: int) -> float:
-        """Value of having ``n`` own units adjacent to enemy hex ``target`` (attack potential)."""
+        """Value of having ``n`` own units adjacent to enemy hex ``target`` (attack potential); a
+        function of the position, so kept in the context per (target, n)."""
         if n == 0 or not cx.attack_ahead:
             return 0.0
-        v = self._attack_value(cx, target, n)
-        v = v if v > 0 else 0.0
-        if self.t.is_town[target]:
-            v += self.w.pressure * (n if n < 3 else 3)
+        key = (target, n)
+        v = cx.term_cache.get(key)
+        if v is None:
+            v = self._attack_value(cx, target, n)
+            v = v if v > 0 else 0.0
+            if self.t.is_town[target]:
+                v += self.w.pressure * (n if n < 3 else 3)
+            cx.term_cache[key] = v
         return v
 
     # ------------------------------------------------------ position values
@@ -459,30 +467,49 @@ class StrikeForceOneHeuristic:
         return values
 
     def _hold_term(self, k: int, defenders: int) -> float:
-        """Value of a held town that ``k`` enemy units can attack."""
-        col = k - defenders
-        if col < 0:
-            return self.w.town
-        pde, pdr, _, _ = self.t.probs[col if col < 5 else 5]
-        return self.w.town * (1.0 - self.w.hold_risk * (pde + pdr))
+        """Value of a held town that ``k`` enemy units can attack (kept per (k, defenders))."""
+        v = self._holds.get((k, defenders))
+        if v is None:
+            col = k - defenders
+            if col < 0:
+                v = self.w.town
+            else:
+                pde, pdr, _, _ = self.t.probs[col if col < 5 else 5]
+                v = self.w.town * (1.0 - self.w.hold_risk * (pde + pdr))
+            self._holds[k, defenders] = v
+        return v
 
-    def _enemy_reach(self, cx: _Ctx, occupied: int) -> list[int]:
-        """Hexes each enemy unit can occupy next turn (its move, ZOC-stopped by ``occupied``), with its own."""
+    def _enemy_reach(self, cx: _Ctx, occupied: int, base: int | None = None) -> list[int]:
+        """Hexes each enemy unit can occupy next turn (its move, ZOC-stopped by ``occupied``), with its own.
+
+        ``base``: ``occupied`` less one hex ``b``, whose reaches are reused where they are the same: an
+        enemy whose reach (with its own hex) touches neither ``b`` nor a neighbour of ``b`` never meets
+        the new blocked hex or the new zone of control, so its breadth-first search goes as before.
+        """
         cached = cx.reach_cache.get(occupied)
         if cached is not None:
             return cached
         t = self.t
         nbb = t.nb_bits
-        zoc = 0
-        bits = occupied
-        while bits:
-            low = bits & -bits
-            zoc |= nbb[low.bit_length() - 1]
-            bits ^= low
-        reaches = [
-            reachable_bits(e, occupied, zoc, 0, t.woods_bits, t.optional, t.dilation) | (1 << e)
-            for e in cx.enemy_hexes
-        ]
+        before = None
+        if base is not None:
+            before = self._enemy_reach(cx, base)
+            b = (occupied ^ base).bit_length() - 1
+            touched = (1 << b) | nbb[b]
+        zoc = -1
+        reaches = []
+        for i, e in enumerate(cx.enemy_hexes):
+            if before is not None and not before[i] & touched:
+                reaches.append(before[i])
+                continue
+            if zoc < 0:
+                zoc = 0
+                bits = occupied
+                while bits:
+                    low = bits & -bits
+                    zoc |= nbb[low.bit_length() - 1]
+                    bits ^= low
+            reaches.append(reachable_bits(e, occupied, zoc, 0, t.woods_bits, t.optional, t.dilation) | (1 << e))
         cx.reach_cache[occupied] = reaches
         return reaches
 
@@ -514,7 +541,7 @@ class StrikeForceOneHeuristic:
         for i in order:
             b = cands[i]
             occupied = base_bits | (1 << b)
-            reaches = self._enemy_reach(cx, occupied)
+            reaches = self._enemy_reach(cx, occupied, base_bits if not base_bits >> b & 1 else None)
             held_cheap, expo_cheap, held = held_parts[i]
             held_ref = 0.0
             for T, oin in held:

@@ -122,8 +122,6 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("fof_env/force_on_force/casualties.py",
      'roll = min(6, self.roll(6, f"casualty check of {self.UNIT_NAMES[u]}") + bonus)', "6 -> 7"):
         "a 7 (6 plus the medic's +1) falls in the same 'return to duty' branch as a 6",
-    ("fof_env/strike_force_one/movement.py", "row = [0] * 256", "256 -> 257"):
-        "the extra table entry is never read: byte values are 0..255",
     ("fof_env/strike_force_one/state.py", "self.selected = -1", "delete `self.selected = -1`"):
         "only in _advance_phase, where no unit is ever selected any more (each move clears it)",
     ("fof_env/envs/aec_env.py", "self._phi = [0.0, 0.0]", "delete `self._phi = [0.0, 0.0]`"):

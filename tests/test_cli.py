@@ -38,7 +38,7 @@ def test_play_full_game_narrated(capsys):
     assert "[soviet] select_unit: sov." in out and "[soviet] attack_add: resolve" in out
     assert "ATTACK on " in out and "die " in out
     assert str(fof_env.make_game("strike_force_one").new_initial_state(1)) in out  # the map at phase start
-    assert "Result: soviet wins; score {'soviet_towns': 3, 'soviet_units': 6, 'us_units': 1}; 55 decisions" in out
+    assert "Result: soviet wins; score {'soviet_towns': 3, 'soviet_units': 6, 'us_units': 2}; 82 decisions" in out
 
 
 def test_play_quiet_optional_rules_and_record(capsys, tmp_path):

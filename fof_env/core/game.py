@@ -18,7 +18,7 @@ import numpy as np
 
 from fof_env.core.dice import Dice, ScriptedDice, SeededDice, check_seed, dice_from_json
 from fof_env.core.errors import IllegalActionError, OptionError, PositionError
-from fof_env.core.events import DiceRolled, Event
+from fof_env.core.events import DiceRolled, EventLog
 from fof_env.core.options import OptionSpec
 
 RECORD_FORMAT = "fof-record/2"
@@ -121,7 +121,7 @@ class State:
     game: Game
     dice: Dice
     history: list[int]
-    events: list[Event]
+    events: EventLog
     _rolls: list[int]
     _start: dict[str, Any]
     _legal_cache: list[int] | None
@@ -186,9 +186,10 @@ class State:
     # ---- shared ------------------------------------------------------------
     def legal_actions(self) -> list[int]:
         """Sorted legal actions of the current decision (empty only when terminal)."""
-        if self._legal_cache is None:
-            self._legal_cache = [] if self.is_terminal else self._legal_actions()
-        return list(self._legal_cache)
+        legal = self._legal_cache
+        if legal is None:
+            legal = self._legal_cache = [] if self.is_terminal else self._legal_actions()
+        return legal[:]
 
     def legal_mask(self) -> np.ndarray:
         """Boolean mask of length ``game.num_actions``: True exactly at ``legal_actions()``.
@@ -209,7 +210,9 @@ class State:
 
         Raises :class:`IllegalActionError` (state unchanged) if it is not legal now.
         """
-        if isinstance(action, str):
+        if type(action) is int:  # the common case first
+            index = action
+        elif isinstance(action, str):
             try:
                 index = self.str_to_action(action)
             except ValueError as exc:
@@ -218,11 +221,15 @@ class State:
             index = int(action)
         else:
             raise IllegalActionError(action, self._decision_name(), self._legal_strings())
-        if self._legal_cache is None:
-            self.legal_actions()
-        if index not in self._legal_cache:  # type: ignore[operator]
+        legal = self._legal_cache
+        if legal is None:
+            legal = self._legal_cache = [] if self.is_terminal else self._legal_actions()
+        if index not in legal:
             raise IllegalActionError(action, self._decision_name(), self._legal_strings())
-        self.apply_unchecked(index)
+        self._legal_cache = None  # apply_unchecked, inlined
+        self._mask_cache = None
+        self.history.append(index)
+        self._apply(index)
 
     def apply_unchecked(self, action: int) -> None:
         """Apply a known-legal action without validation (search hot path)."""
@@ -235,7 +242,7 @@ class State:
         """Roll one die from the state's dice, logging it."""
         value = self.dice.roll(sides)
         self._rolls.append(value)
-        self.events.append(DiceRolled(sides, value, purpose))
+        self.events.add(DiceRolled, (sides, value, purpose))
         return value
 
     @property
@@ -370,7 +377,7 @@ class State:
     def _init_bookkeeping(self, seed: int | None, start: dict[str, Any], dice: Dice | None = None) -> None:
         self.dice = dice if dice is not None else SeededDice(seed)
         self.history = []
-        self.events = []
+        self.events = EventLog()
         self._rolls = []
         self._start = start
         self._legal_cache = None
@@ -380,7 +387,7 @@ class State:
         self.game = other.game
         self.dice = other.dice.clone()
         self.history = list(other.history)
-        self.events = list(other.events)
+        self.events = other.events.copy()
         self._rolls = list(other._rolls)
         self._start = other._start
         self._legal_cache = other._legal_cache

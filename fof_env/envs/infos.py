@@ -27,6 +27,7 @@ PettingZoo AEC env (:class:`~fof_env.envs.aec_env.WargameAECEnv`), ``infos="mini
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +36,28 @@ import numpy as np
 from fof_env.core.game import State
 
 INFO_MODES = ("full", "minimal")
+_ATOMIC = (int, float, str, bool, type(None), np.int64, np.float32, np.bool_)
+
+
+class StepInfo(dict):
+    """The Gymnasium env's info dict, cheap to deep-copy: Stable-Baselines3's ``DummyVecEnv`` deep-copies
+    every env's info every step, and the generic ``copy.deepcopy`` of a dict holding a NumPy mask cost
+    microseconds per entry. Its ``__deepcopy__`` copies the mask array, shares the immutable values and
+    deep-copies anything else (the end-of-game ``score``), so the copy is as independent as before."""
+
+    __slots__ = ()
+
+    def __deepcopy__(self, memo: dict) -> StepInfo:
+        out = StepInfo()
+        for key, value in self.items():
+            kind = type(value)
+            if kind is np.ndarray:
+                out[key] = value.copy()
+            elif kind in _ATOMIC:
+                out[key] = value
+            else:
+                out[key] = copy.deepcopy(value, memo)
+        return out
 
 
 @dataclass(frozen=True)
@@ -87,20 +110,20 @@ def gym_info(
     """The Gymnasium env's info for the learner ``player`` (see the module docstring)."""
     opponent_actions, auto_actions = counts
     if mode == "minimal":
-        return {
-            "action_mask": mask,
-            "opponent_actions": np.int64(opponent_actions),
-            "auto_actions": np.int64(auto_actions),
-            "result": np.float32(0.0 if outcome is None else outcome.returns[player]),
-            "illegal": np.int64(outcome is not None and outcome.illegal is not None),
-        }
-    info: dict[str, Any] = {
-        "action_mask": mask,
-        "decision": state.decision_kind,
-        "opponent_actions": opponent_actions,
-        "auto_actions": auto_actions,
-        "episode_seed": episode_seed,
-    }
+        return StepInfo(
+            action_mask=mask,
+            opponent_actions=np.int64(opponent_actions),
+            auto_actions=np.int64(auto_actions),
+            result=np.float32(0.0 if outcome is None else outcome.returns[player]),
+            illegal=np.int64(outcome is not None and outcome.illegal is not None),
+        )
+    info: dict[str, Any] = StepInfo(
+        action_mask=mask,
+        decision=state.decision_kind,
+        opponent_actions=opponent_actions,
+        auto_actions=auto_actions,
+        episode_seed=episode_seed,
+    )
     if outcome is not None:
         info.update(_end_keys(state, outcome))
     return info

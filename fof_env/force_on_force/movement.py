@@ -105,7 +105,7 @@ class Movement:
 
     def _do_move(self, u: int, dest: int, rapid: bool) -> None:
         here = self.pos[u]
-        self.events.append(ev.UnitMoved(self.UNIT_NAMES[u], self.point_name(here), self.point_name(dest), rapid))
+        self.events.add(ev.UnitMoved, (self.UNIT_NAMES[u], self.point_name(here), self.point_name(dest), rapid))
         self.moved[u] = max(self.moved[u], 2 if rapid else 1)
         self.excellent[u] = 0
         self.in_cover[u] = 0

@@ -47,7 +47,6 @@ Hamlet" (11 units, 324 points, AFVs, first aid, the deck) has 2,539, its ``cards
 
 from __future__ import annotations
 
-import functools
 import weakref
 
 import numpy as np
@@ -116,7 +115,23 @@ def card_features() -> int:
     return 2 * len(card_keys()) + 2 + CARD_EFFECTS
 
 
-_pieces = functools.lru_cache(maxsize=32)(pieces)
+def _by_identity(fn):
+    """``fn(layout)`` cached per layout object: a layout is a frozen dataclass whose hash (all its fields)
+    cost more than the encoding asks of it, several times per observation."""
+    cache: dict[int, tuple] = {}
+
+    def cached(layout):
+        got = cache.get(id(layout))
+        if got is None or got[0] is not layout:
+            if len(cache) >= 32:
+                cache.clear()
+            got = cache[id(layout)] = (layout, fn(layout))
+        return got[1]
+
+    return cached
+
+
+_pieces = _by_identity(pieces)
 
 
 def observation_size(layout) -> int:
@@ -146,7 +161,7 @@ def describe(layout) -> str:
     return "\n".join(f"{name:9} [{at}, {at + size})" for name, at, size in pieces(layout))
 
 
-@functools.lru_cache(maxsize=32)
+@_by_identity
 def _order(layout) -> tuple[tuple[tuple[int, ...], dict[int, int]], ...]:
     """Per player: the unit order it sees (own units first) and each unit's place in it."""
     own = layout.side_units

@@ -133,8 +133,10 @@ class ReactionWindow:
 
     def _st_declare(self) -> None:
         while self.queue:
-            if len(self._declare_choices(self.queue[0])) > 1:
+            choices = self._declare_choices(self.queue[0])
+            if len(choices) > 1:
                 self.kind = D_DECLARE
+                self._legal_cache = choices  # legal once per decision
                 return
             self.queue.pop(0)
         if self.interrupted >= 0:
@@ -154,8 +156,10 @@ class ReactionWindow:
 
     def _st_ow(self) -> None:
         while self.queue:
-            if self._ow_targets(self.queue[0]):
+            targets = self._ow_targets(self.queue[0])
+            if targets:
                 self.kind = D_OW
+                self._legal_cache = [self.UNIT0 + t for t in targets] + [self.PASS]  # legal once per decision
                 return
             self.queue.pop(0)
         self._next_overwatch_interrupt()
@@ -193,7 +197,7 @@ class ReactionWindow:
             side = self.UNIT_SIDE[u]
             modified = die + self.amped[side] - (1 if self.full and self.moved[u] == 2 else 0)
             passed = modified >= combat.SUCCESS
-            self.events.append(ev.ReactionTest(self.UNIT_NAMES[u], ROLE_NAMES[role], die, modified, passed))
+            self.events.add(ev.ReactionTest, (self.UNIT_NAMES[u], ROLE_NAMES[role], die, modified, passed))
             if die == 1 and self.fow_on:
                 self._fog_of_war(side)
             if not passed and side != self.initiative and role in (R_INT_FIRE, R_INT_MOVE):

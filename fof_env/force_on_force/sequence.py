@@ -203,19 +203,28 @@ class TurnSequence:
             self.step = ST_OVERWATCH
 
     def _st_overwatch(self) -> None:
-        if self._overwatch_candidates():
+        candidates = self._overwatch_candidates()
+        if candidates:
             self.kind = D_OVERWATCH
+            self._legal_cache = [self.UNIT0 + u for u in candidates] + [self.PASS]  # legal once per decision
         else:
             self.portion = 0
             self.step = ST_SELECT
 
     def _st_select(self) -> None:
-        if self.first_fire and self.portion == 0 and not self._selectable():
+        units = self._selectable()
+        if self.first_fire and self.portion == 0 and not units:
             self.first_fire = 0  # nobody can open fire: the restriction lapses (rulings.md)
-        if self._selectable():
+            units = self._selectable()
+        if units:
             self.kind = D_SELECT
+            self._legal_cache = self._select_actions(units)  # legal once per decision
         else:
             self._end_portion()
+
+    def _select_actions(self, units: list[int]) -> list[int]:
+        """``select_unit``'s legal actions: the units, and ``pass`` unless the Taliban must open fire (R11)."""
+        return [self.UNIT0 + u for u in units] + ([] if self.first_fire else [self.PASS])
 
     def _end_portion(self) -> None:
         self.first_fire = 0

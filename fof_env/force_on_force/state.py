@@ -62,6 +62,7 @@ from typing import Any
 
 import numpy as np
 
+from fof_env.core.events import EventLog
 from fof_env.core.game import Decision, State
 from fof_env.force_on_force import combat
 from fof_env.force_on_force.casualties import CasualtiesAndMorale
@@ -124,7 +125,7 @@ from fof_env.force_on_force.rules.wwii_fog import SHUFFLE, FogCardDrawn, WWIIFog
 from fof_env.force_on_force.rules.wwii_reserves import WWIIReserves
 from fof_env.force_on_force.rules.wwii_vehicles import WWIIVehicles
 from fof_env.force_on_force.sequence import TurnSequence
-from fof_env.force_on_force.victory import count_victory_term
+from fof_env.force_on_force.victory import count_victory_term, held_points
 
 _COUNT_TEXT = re.compile(r"n[1-9][0-9]?", re.ASCII)  # "n1" .. "n11": a split-fire count
 
@@ -283,8 +284,11 @@ class ForceOnForceState(TurnSequence, ReactionWindow, FireResolution, Casualties
         """(side 0 VP, side 1 VP) as the scenario's ``victory`` terms and rule modules count them now
         ("Lost & Found": 000 "Victory Points")."""
         vp = [0, 0]
+        held = None  # the points of each side's active units, found once for all feature_held terms
         for term in self.sc.victory:
-            vp[term.side] += term.points * count_victory_term(self, term)
+            if held is None and term.kind == "feature_held":
+                held = held_points(self)
+            vp[term.side] += term.points * count_victory_term(self, term, held)
         if self.sc.pilot is not None:
             vp[self.sc.pilot.side] += self._pilot_vp()
         return vp[0], vp[1]
@@ -359,7 +363,7 @@ class ForceOnForceState(TurnSequence, ReactionWindow, FireResolution, Casualties
         if k == D_OVERWATCH:
             return [self.UNIT0 + u for u in self._overwatch_candidates()] + [self.PASS]
         if k == D_SELECT:  # no "pass" while the Taliban must open fire (R11)
-            return [self.UNIT0 + u for u in self._selectable()] + ([] if self.first_fire else [self.PASS])
+            return self._select_actions(self._selectable())
         if k == D_ACTION:
             return self._action_choices()
         if k == D_MOVE:
@@ -400,7 +404,9 @@ class ForceOnForceState(TurnSequence, ReactionWindow, FireResolution, Casualties
         self.step = step
 
     def _run(self) -> None:
-        """Advance through everything that needs no decision; stop at the next decision."""
+        """Advance through everything that needs no decision; stop at the next decision (whose step
+        may leave its legal actions in ``_legal_cache``, computed once)."""
+        self._legal_cache = self._mask_cache = None
         while self.kind == AUTO:
             if self.fow_queue:
                 self._resolve_fow()
@@ -502,7 +508,7 @@ class ForceOnForceState(TurnSequence, ReactionWindow, FireResolution, Casualties
         if not unknown:
             return other
         other.history = []
-        other.events = []
+        other.events = EventLog()
         other._rolls = []
         other._legal_cache = None
         other._mask_cache = None

@@ -476,7 +476,7 @@ class FireMixin:
             self.up[t] -= 1
         self.about.append(f)
         self.ahits -= 1
-        self.events.append(ev.HitTaken(sc.unit_ids[t], i, "suppressed" if result == SUPP else "casualty"))
+        self.events.add(ev.HitTaken, (sc.unit_ids[t], i, "suppressed" if result == SUPP else "casualty"))
 
     def _on_allocate(self, action: int) -> None:
         self._take_hit(action)
@@ -560,6 +560,9 @@ class FireMixin:
         self.wreck[v] = 1
         self.guard[v] = 0
         self.stunned[v] = 0
+        for f in self.members[v]:  # its weapons leave play: no status of theirs stays behind (a position
+            if f not in sc.crew_figs[v]:  # rebuilt from this one has none), so equal positions are equal states
+                self.fs[f] = OK
         self.members[v] = list(sc.crew_figs[v])  # counted by _bail_hits below
         here = self.pos[v]
         table = sc.table

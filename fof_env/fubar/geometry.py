@@ -113,6 +113,16 @@ class Geometry:
         self.cover_from: list[bytes] = [row.tobytes() for row in cover]
         self._paths: dict[tuple[int, int], tuple[int, ...]] = {}
         self._going: dict[int, bytes] = {}
+        self._nearest: dict[tuple[int, float], list[int]] = {}
+
+    def nearest_first(self, p: int, r: float) -> list[int]:
+        """``table.within(p, r)`` ordered by distance from p (ties by index; cached)."""
+        key = (p, r)
+        got = self._nearest.get(key)
+        if got is None:
+            dist = self.table.dist[p]
+            got = self._nearest[key] = sorted(self.table.within(p, r), key=lambda q: (dist[q], q))
+        return got
 
     # ------------------------------------------------------------------ paths
     def path(self, p: int, q: int) -> tuple[int, ...]:

@@ -161,8 +161,8 @@ class MovementMixin:
         self.mexit = 1 if dest < 0 else 0
         self.fire_idx = fire_idx
         self.reacts = []
-        self.events.append(ev.UnitMoved(self.sc.unit_ids[u], self.point_name(start),
-                                        "off table" if dest < 0 else self.point_name(target), MOVE_NAMES[mode]))  # fmt: skip
+        self.events.add(ev.UnitMoved, (self.sc.unit_ids[u], self.point_name(start),
+                                       "off table" if dest < 0 else self.point_name(target), MOVE_NAMES[mode]))  # fmt: skip
         if self.carried[u] >= 0:
             self.carried[u] = -1  # "dismount": it leaves the vehicle's point with this move
         self.stack.append((OP_MOVE_DONE, u))

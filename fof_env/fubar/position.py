@@ -280,8 +280,8 @@ def _read_unit(s, u: int, spec: dict[str, Any]) -> None:
     if s.wreck[u]:
         s.members[u] = list(sc.crew_figs[u])
         s.recount(u)
-        if s.stunned[u] or s.immob[u]:
-            raise PositionError(f"unit {uid}.status: a destroyed vehicle is neither stunned nor immobilised")
+        if s.stunned[u]:  # a bail-out ends the stun; an immobilised vehicle destroyed later stays immobilised
+            raise PositionError(f"unit {uid}.status: a destroyed vehicle is not stunned")
     members = s.members[u]
     figures = spec.get("figures")
     allowed = ("ok", "destroyed") if sc.vehicle[u] and not s.wreck[u] else ("ok", "suppressed", "casualty", "captured")

@@ -319,7 +319,7 @@ class FubarState(CloseCombatMixin, FireMixin, MovementMixin, State):
         mod = self.activation_modifier(u)
         r = self.roll(6, f"{purpose} of {self.sc.unit_ids[u]}")
         ok = succeeds(r, r + mod, need)
-        self.events.append(ev.ActivationRolled(self.sc.unit_ids[u], r, r + mod, need, ok, purpose))
+        self.events.add(ev.ActivationRolled, (self.sc.unit_ids[u], r, r + mod, need, ok, purpose))
         fs = self.fs
         for f in self.members[u]:
             if fs[f] == SUPP:
@@ -503,8 +503,13 @@ class FubarState(CloseCombatMixin, FireMixin, MovementMixin, State):
 
     def _nearest_free(self, u: int) -> float:
         """Inches to the nearest point other than its own that ``u`` could move to (inf: none within 12")."""
-        dist = self.sc.table.dist[self.pos[u]]
-        return min((dist[p] for p in self._leave_points(u, RUN_IN)), default=float("inf"))
+        here = self.pos[u]
+        occ = self.occupied(u)
+        board = not self.is_veh(u) and self.carried[u] < 0
+        for p in self.sc.geo.nearest_first(here, RUN_IN):  # the first point move_points would offer
+            if p not in occ or board and self._carrier_at(u, p) >= 0:
+                return self.sc.table.dist[here][p]
+        return float("inf")
 
     def _leave_points(self, u: int, limit: float) -> list[int]:
         """Move destinations other than staying put."""

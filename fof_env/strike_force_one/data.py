@@ -38,7 +38,7 @@ class Scenario:
     turns: int
     crt: tuple[tuple[str, ...], ...]  # crt[die-1][column]
     neighbor_bits: tuple[int, ...]  # bitmask of each hex's neighbours
-    dilation: tuple[tuple[int, ...], ...]  # movement.dilation_table(neighbor_bits)
+    dilation: tuple[tuple[tuple[int, int], ...], ...]  # movement.dilation_table(neighbor_bits)
     woods_bits: int
     map_provenance: str
     crt_provenance: str

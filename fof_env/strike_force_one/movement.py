@@ -11,19 +11,22 @@ from __future__ import annotations
 MOVEMENT_ALLOWANCE = 4
 
 
-def dilation_table(neighbor_bits: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    """``table[k][b]``: the union of the neighbours of the hexes set in byte ``b`` at
-    byte position ``k``; so the neighbours of any hex set are a few table look-ups."""
-    chunks = (len(neighbor_bits) + 7) // 8
-    table = []
-    for k in range(chunks):
-        row = [0] * 256
-        for b in range(1, 256):
-            low = b & -b
-            h = 8 * k + low.bit_length() - 1
-            row[b] = row[b ^ low] | (neighbor_bits[h] if h < len(neighbor_bits) else 0)
-        table.append(tuple(row))
-    return tuple(table)
+def dilation_table(neighbor_bits: tuple[int, ...]) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
+    """The neighbours of a hex set as a few shifts: ``(up, down)``, where ``up`` holds ``(d, mask)`` for
+    every index step ``d > 0`` from a hex to a neighbour (``mask``: the hexes with a neighbour ``d``
+    higher) and ``down`` the same for steps down. The neighbours of a set ``s`` are then the union of
+    ``(s & mask) << d`` and ``(s & mask) >> d``: on an offset-column map a handful of shifts (SFO:
+    ``1, 8, 9`` each way), exact for any neighbour table."""
+    up: dict[int, int] = {}
+    down: dict[int, int] = {}
+    for h, bits in enumerate(neighbor_bits):
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            d = low.bit_length() - 1 - h
+            side = up if d > 0 else down
+            side[abs(d)] = side.get(abs(d), 0) | (1 << h)
+    return tuple(sorted(up.items())), tuple(sorted(down.items()))
 
 
 def reachable_bits(
@@ -33,7 +36,7 @@ def reachable_bits(
     full: int,
     woods: int,
     woods_cost_two: bool,
-    dilation: tuple[tuple[int, ...], ...],
+    dilation: tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]],
 ) -> int:
     """Hexes a unit at ``start`` may end its move in, excluding ``start``.
 
@@ -44,27 +47,25 @@ def reachable_bits(
     ``woods_cost_two`` else never (2.0/8.1); ``dilation``: :func:`dilation_table`.
     """
     start_bit = 1 << start
-    blocked = enemy if woods_cost_two else enemy | woods
+    up, down = dilation
+    passable = ~(enemy if woods_cost_two else enemy | woods)
+    free = ~zoc
     reached = start_bit
     layers = [start_bit, 0, 0, 0, 0, 0]
     for cost in range(MOVEMENT_ALLOWANCE):
         frontier = layers[cost]
         if cost:
-            frontier &= ~zoc  # 4.5: a unit that entered an enemy-adjacent hex has stopped
+            frontier &= free  # 4.5: a unit that entered an enemy-adjacent hex has stopped
         if not frontier:
             continue
         around = 0
-        k = ((frontier & -frontier).bit_length() - 1) >> 3  # skip empty low bytes
-        frontier >>= 8 * k
-        while frontier:  # neighbours of the frontier, a byte at a time
-            b = frontier & 255
-            if b:
-                around |= dilation[k][b]
-            frontier >>= 8
-            k += 1
-        around &= ~blocked & ~reached
+        for d, mask in up:  # neighbours of the frontier (dilation_table)
+            around |= (frontier & mask) << d
+        for d, mask in down:
+            around |= (frontier & mask) >> d
+        around &= passable & ~reached
         if cost == 0 and start_bit & zoc:
-            around &= ~zoc  # 4.5: never directly from one enemy-adjacent hex to another
+            around &= free  # 4.5: never directly from one enemy-adjacent hex to another
         if woods_cost_two:
             into_woods = around & woods
             around &= ~woods
@@ -84,7 +85,7 @@ def can_move(
     woods: int,
     woods_cost_two: bool,
     neighbor_bits: tuple[int, ...],
-    dilation: tuple[tuple[int, ...], ...],
+    dilation: tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]],
 ) -> bool:
     """Whether :func:`reachable_bits` is non-empty, usually decided by the first ring."""
     first = neighbor_bits[start] & ~enemy

@@ -458,7 +458,7 @@ class StrikeForceOneState(State):
         """Start ``self.phase``; skip phases that offer no choice; finish after the last turn."""
         while True:
             if announce:
-                self.events.append(ev.PhaseStarted(self.turn, PHASES[self.phase]))
+                self.events.add(ev.PhaseStarted, (self.turn, PHASES[self.phase]))
             if self.phase % 2 == 0:
                 if self._offer_unit_selection():
                     return
@@ -546,7 +546,7 @@ class StrikeForceOneState(State):
             self.done |= 1 << u
             self.selected = -1
             if action != origin:
-                self.events.append(ev.UnitMoved(UNIT_NAMES[u], self.hex_name(origin), self.hex_name(action)))
+                self.events.add(ev.UnitMoved, (UNIT_NAMES[u], self.hex_name(origin), self.hex_name(action)))
                 self._place(u, action)
             if not self._offer_unit_selection():
                 self._end_phase()

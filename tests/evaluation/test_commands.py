@@ -182,7 +182,7 @@ def test_replay_errors(capsys, tmp_path):
     err = capsys.readouterr().err
     assert "record action 0 ('0101', soviet select_unit) is not legal here" in err
     data = json.loads(path.read_text())
-    data["dice"]["state"]["state"]["state"] += 1  # a final dice state the seed does not lead to
+    data["dice"]["draws"] += 1  # a final dice state the seed does not lead to
     bad.write_text(json.dumps(data))
     assert cli.main(["replay", str(bad), "--quiet"]) == 1
     captured = capsys.readouterr()

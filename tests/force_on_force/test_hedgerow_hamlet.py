@@ -94,8 +94,8 @@ def test_the_first_aid_decisions_have_their_own_observation_kinds():
     at, size = piece(game.layout, "decision")
     assert size == 19 + 2 + 4 * 23 + 6 + 11  # 19 base kinds + 2; 23 units (the tanks, 8 card reserves, 4 assets)
     assert fof_env.make_game("lost_and_found").observation_shape == (2252,)
-    state = game.new_initial_state(3)  # random play of dice seed 3 comes to a medic call
-    rng = random.Random(3)
+    state = game.new_initial_state(4)  # random play of dice seed 4 comes to a medic call
+    rng = random.Random(4)
     while state.decision_kind != "call_medic":
         state.apply(rng.choice(state.legal_actions()))
     obs = state.observation(state.current_player)

@@ -63,7 +63,7 @@ def test_every_field_round_trips():
         ({"r.1": {"tried": 1}}, {}, "tried must be true or false"),
         ({"r.1": {"status": "on_guard"}}, {}, "status must be a list"),
         ({"r.9": {"figures": ["ok", "suppressed"]}}, {}, r"must list 2 statuses from \('ok', 'destroyed'\)"),
-        ({"r.9": {"status": ["destroyed", "stunned"]}}, {}, "a destroyed vehicle is neither stunned nor immobilised"),
+        ({"r.9": {"status": ["destroyed", "stunned"]}}, {}, "a destroyed vehicle is not stunned"),
         ({"r.1": {"engaged": "r.2"}, "r.2": {"engaged": "r.1"}}, {}, "is on its own side"),
         ({"r.9": {"engaged": "b.1"}, "b.1": {"engaged": "r.9"}}, {}, "vehicles and passengers are not in close combat"),
         ({}, {"active": "green"}, "active must be one of red, blue"),

@@ -41,7 +41,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from fof_env.core.events import Event
+from fof_env.core.events import Event, EventLog
 from fof_env.core.tabletop import COVER_DICE
 from fof_env.force_on_force import combat
 from fof_env.force_on_force import events as ev
@@ -598,7 +598,7 @@ class WWIIFogDeck:
         hands[enemy] = tuple(pool[:n])
         other.cards = c._replace(deck=tuple(pool[n:]), hands=(hands[0], hands[1]))
         other.history = []
-        other.events = []
+        other.events = EventLog()
         other._rolls = []
         other._legal_cache = None
         other._mask_cache = None
