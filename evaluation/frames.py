@@ -42,6 +42,7 @@ class Frames:
         self.scale = scale
         self.keep_images = keep_images or bool(gif)
         self.images: list[Any] = []  # GIF frames: "P" images with ``gif``, else RGB
+        self.exact: set[tuple[int, int, int]] = set()  # colours the shared palette keeps as they are
         self.files: list[Path] = []
         self._render = None
         if self.png_dir is not None:
@@ -62,6 +63,7 @@ class Frames:
             image = image.convert("RGB").resize(size, Image.Resampling.BOX)
         if self.caption:
             image = captioned(image, state, decisions, self.total)
+            self.exact.update(side_rgbs(state))
         if self.png_dir is not None:
             path = self.png_dir / f"frame_{decisions:05d}.png"
             image.save(path)
@@ -73,14 +75,16 @@ class Frames:
 
     def gif_bytes(self, frame_ms: int | list[int], *, colors: int = 256) -> bytes:
         """The kept images as a looping animated GIF, ``frame_ms`` per frame (or one duration per
-        frame). RGB images share one palette of ``colors`` taken from the last frame, without dithering."""
+        frame). RGB images share one palette of ``colors`` taken from the last frame, without
+        dithering; the sides' colours of the captions are in it exactly (a median cut alone may
+        merge a side's swatch with the board's shades)."""
         if not self.images:
             raise ValueError("no frames taken")
         from PIL import Image
 
         frames = self.images
         if frames[0].mode == "RGB":
-            palette = frames[-1].quantize(colors=colors, dither=Image.Dither.NONE)
+            palette = shared_palette(frames[-1], colors, sorted(self.exact))
             frames = [im.quantize(palette=palette, dither=Image.Dither.NONE) for im in frames]
         buf = io.BytesIO()
         frames[0].save(buf, format="GIF", save_all=True, append_images=frames[1:], duration=frame_ms,
@@ -94,6 +98,27 @@ class Frames:
         path = Path(self.gif)
         path.write_bytes(self.gif_bytes(frame_ms))
         return path
+
+
+def shared_palette(image, colors: int, exact: list[tuple[int, int, int]]):
+    """A "P" image whose palette is ``colors`` colours: the ``exact`` ones as they are, then a
+    median cut of ``image`` for the rest (the ``palette`` argument of ``Image.quantize``)."""
+    from PIL import Image
+
+    cut = image.quantize(colors=max(1, colors - len(exact)), dither=Image.Dither.NONE)
+    rgb = list(cut.getpalette() or [])[: 3 * (colors - len(exact))]
+    flat = [c for colour in exact for c in colour] + rgb
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(flat + flat[:3] * (256 - len(flat) // 3))  # padded with a colour it has
+    return palette
+
+
+def side_rgbs(state) -> list[tuple[int, int, int]]:
+    """Each side's colour in ``state``'s board (:meth:`RulesetView.colours`) as RGB."""
+    from fof_env.core.drawing import rgb
+    from fof_env.core.view import view_for
+
+    return [rgb(colour) for colour in view_for(state.game.name).colours(state).values()]
 
 
 def game_gif(record: str | Path | dict[str, Any], *, frames: int = 10, width: int = 320,
