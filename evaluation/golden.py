@@ -1,7 +1,8 @@
 """Golden digests: many seeded games reduced to one hash each, so a restructuring proves it changed nothing.
 
 ``python -m evaluation.golden --check`` replays every game listed in the golden file
-(``tests/golden/<game>.json``) and compares; ``--write`` (re)writes the file. A *rule fix*
+(``tests/golden/<game>.json``) and compares; ``--write`` (re)writes the file (``--players heuristic``:
+only the heuristic-vs-heuristic suites, for a change to the bots alone). A *rule fix*
 changes digests on purpose: it rewrites the file in its own commit, naming the rule.
 
 A game's digest is the SHA-256 (first 16 hex digits) of, as canonical JSON: its actions as
@@ -119,11 +120,17 @@ def golden_path(game: str) -> Path:
     return GOLDEN_DIR / f"{game}.json"
 
 
-def write(game: str) -> Path:
-    """Play every suite of ``game`` and write its golden file."""
+def write(game: str, players: str | None = None) -> Path:
+    """Play every suite of ``game`` and write its golden file; with ``players`` (``"random"`` or
+    ``"heuristic"``) only the suites of those players, keeping the file's other suites as they are
+    (a change to the bots alone leaves the random games alone)."""
     data = {"format": FORMAT, "game": game, "how": "python -m evaluation.golden --write", "suites": {}}
+    kept = json.loads(golden_path(game).read_text(encoding="utf-8"))["suites"] if players else {}
     for suite in SUITES[game]:
-        data["suites"][suite.key] = list(suite_digests(suite))
+        if players and suite.players != players:
+            data["suites"][suite.key] = kept[suite.key]
+        else:
+            data["suites"][suite.key] = list(suite_digests(suite))
     path = golden_path(game)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
@@ -149,12 +156,14 @@ def main(argv: list[str] | None = None) -> int:
     mode.add_argument("--check", action="store_true", help="replay and compare with the golden file")
     mode.add_argument("--write", action="store_true", help="replay and (re)write the golden file")
     parser.add_argument("--games", type=int, help="only the first N games of each suite (--check)")
+    parser.add_argument("--players", choices=("random", "heuristic"),
+                        help="--write: only the suites of these players, the others kept from the file")
     args = parser.parse_args(argv)
     status = 0
     for game in args.game or sorted(SUITES):
         start = time.perf_counter()
         if args.write:
-            print(f"wrote {write(game)} in {time.perf_counter() - start:.0f} s")
+            print(f"wrote {write(game, args.players)} in {time.perf_counter() - start:.0f} s")
             continue
         problems = check(game, args.games)
         total = sum(min(args.games or s.games, s.games) for s in SUITES[game])

@@ -38,3 +38,18 @@ def test_a_digest_depends_on_the_game_not_on_how_the_state_stores_it(seed):
     suite = golden.SUITES["lost_and_found"][0]
     assert golden.game_digest(suite, seed) == golden.game_digest(suite, seed)
     assert golden.game_digest(suite, seed) != golden.game_digest(suite, seed + 1)
+
+
+def test_writing_the_heuristic_suites_keeps_the_random_ones(monkeypatch, tmp_path):
+    """``--write --players heuristic`` replays only the bots' games: the random suites stay as they were."""
+    import json
+    import shutil
+
+    shutil.copy(golden.golden_path("compound_raid"), tmp_path / "compound_raid.json")
+    before = json.loads((tmp_path / "compound_raid.json").read_text())["suites"]
+    monkeypatch.setattr(golden, "GOLDEN_DIR", tmp_path)
+    monkeypatch.setattr(golden, "suite_digests", lambda suite, games=None: iter([f"new {suite.players}"]))
+    after = json.loads(golden.write("compound_raid", "heuristic").read_text())["suites"]
+    keys = {s.players: s.key for s in golden.SUITES["compound_raid"]}
+    assert after[keys["random"]] == before[keys["random"]] and len(after[keys["random"]]) == 1000
+    assert after[keys["heuristic"]] == ["new heuristic"]
