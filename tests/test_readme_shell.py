@@ -1,6 +1,6 @@
-"""The README's shell examples run as written (issue 9), at tiny budgets.
+"""The shell examples of the README and docs/games.md run as written, at tiny budgets.
 
-Every ``fof ...`` line of the README's ``sh`` blocks is run in order, in one scratch folder,
+Every ``fof ...`` line of their ``sh`` blocks is run in order (the README's first), in one scratch folder,
 through ``fof_env.cli.main``, with only its budget shrunk (``BUDGET``: fewer steps and games,
 a smaller search, tiny training settings); commands that need a person (``human``) or that
 other tests run (``make``, ``docs/examples/``) are left out, and said so here.
@@ -14,7 +14,8 @@ from pathlib import Path
 
 from fof_env import cli
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = (ROOT / "README.md", ROOT / "docs" / "games.md")
 _SH = re.compile(r"^```sh\n(.*?)^```", re.MULTILINE | re.DOTALL)
 
 # the same command at a tiny budget: replaced values, and flags added per subcommand
@@ -29,9 +30,10 @@ EXTRA = {
 
 
 def readme_commands() -> list[str]:
-    """The ``fof`` command lines of the README's sh blocks, comments dropped, in order."""
+    """The ``fof`` command lines of the pages' sh blocks, comments dropped, in order."""
     lines = []
-    for block in _SH.findall(README.read_text(encoding="utf-8")):
+    blocks = [b for page in PAGES for b in _SH.findall(page.read_text(encoding="utf-8"))]
+    for block in blocks:
         for line in block.splitlines():
             line = line.split("  #")[0].strip()
             if line.startswith("fof ") and " human" not in line:

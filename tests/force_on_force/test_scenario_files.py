@@ -1,4 +1,4 @@
-"""Scenario files of your own: the README's "Write your own scenario" file plays, and a malformed
+"""Scenario files of your own: docs/games.md's "write your own scenario" file plays, and a malformed
 file is refused in one line naming the file, the field and what is allowed (issue 10).
 
 ``scenarios/crossroads.json`` lives only under ``tests/``: the engine knows nothing of it but
@@ -151,13 +151,13 @@ def test_the_test_scenario_in_a_tournament_of_mcts_and_random(tmp_path):
         assert replayed.state.game.options["scenario"] == str(CROSSROADS)
 
 
-def test_the_readme_scenario_is_valid_and_plays(tmp_path):
-    """The JSON block of the README's "Write your own scenario" is a scenario that plays."""
+def test_the_documented_scenario_is_valid_and_plays(tmp_path):
+    """The JSON block of docs/games.md's "write your own scenario" is a scenario that plays."""
     import random
     import re
 
-    readme = (Path(__file__).parents[2] / "README.md").read_text()
-    section = readme.split("### Force on Force: write your own scenario", 1)[1]
+    page = (Path(__file__).parents[2] / "docs" / "games.md").read_text()
+    section = page.split("## Force on Force: write your own scenario", 1)[1]
     block = re.search(r"```json\n(.*?)\n```", section, re.S).group(1)
     path = tmp_path / "farmhouse.json"
     path.write_text(block)

@@ -1,18 +1,17 @@
-"""The README's library recipes: the fenced blocks of "Use it with other RL libraries" whose
-first line is ``# recipe: NAME``."""
+"""The library recipes of docs/rl_libraries.md: its fenced blocks whose first line is ``# recipe: NAME``."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-README = Path(__file__).resolve().parents[2] / "README.md"
-SECTION = "## Use it with other RL libraries"
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "rl_libraries.md"
+SECTION = "# Use it with other RL libraries"
 RECIPES = ("sb3", "torchrl", "cleanrl", "rllib", "pettingzoo")
 _BLOCK = re.compile(r"^```(?:python|sh)\n# recipe: (\w+)\n(.*?)^```", re.MULTILINE | re.DOTALL)
 
 
-def readme_recipes(readme: Path = README) -> dict[str, str]:
+def readme_recipes(readme: Path = PAGE) -> dict[str, str]:
     """``{name: code}`` of every recipe block in the section (the tag line dropped)."""
     text = readme.read_text(encoding="utf-8")
     start = text.index(SECTION)

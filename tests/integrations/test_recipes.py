@@ -1,4 +1,4 @@
-"""The README's recipes run (RLlib's under ``make test-rllib``), and the CleanRL-style example
+"""The recipes of docs/rl_libraries.md run (RLlib's under ``make test-rllib``), and the CleanRL-style example
 learns: a few seconds of training already beat the random player it is measured against."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def _run(name: str, tmp_path: Path, monkeypatch) -> dict:
     namespace = {"__name__": "__recipe__"}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        exec(compile(readme_recipes()[name], f"README.md (recipe: {name})", "exec"), namespace)
+        exec(compile(readme_recipes()[name], f"docs/rl_libraries.md (recipe: {name})", "exec"), namespace)
     return namespace
 
 
@@ -63,7 +63,7 @@ def test_pettingzoo_recipe(tmp_path, monkeypatch):
 def test_cleanrl_recipe_runs_and_learns(tmp_path, monkeypatch, capsys):
     (command,) = [line for line in readme_recipes()["cleanrl"].splitlines() if CLEANRL in line]
     words = shlex.split(command, comments=True)
-    argv = words[words.index(CLEANRL) :]  # the script and the README's flags ...
+    argv = words[words.index(CLEANRL) :]  # the script and the page's flags ...
     out = tmp_path / "result.json"
     argv += ["--total-timesteps", "8192", "--eval-games", "50", "--out", str(out)]  # ... at a tiny budget
     monkeypatch.chdir(tmp_path)

@@ -86,6 +86,6 @@ def test_the_readme_rllib_recipe_runs(ray_session):
     from tests.integrations.recipes import readme_recipes
 
     namespace = {"__name__": "__recipe__"}
-    exec(compile(readme_recipes()["rllib"], "README.md (recipe: rllib)", "exec"), namespace)
+    exec(compile(readme_recipes()["rllib"], "docs/rl_libraries.md (recipe: rllib)", "exec"), namespace)
     assert namespace["result"]["env_runners"]["num_env_steps_sampled_lifetime"] > 0
     namespace["algo"].stop()
