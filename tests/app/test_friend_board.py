@@ -78,6 +78,9 @@ def test_two_windows_play_lost_and_found_and_a_third_watches(browser, server):
         play(d, "pass")  # done hiding
     hidden = d.execute_script("return ui.view.board.units.filter((u) => u.status.includes('hidden')).map((u) => u.id)")
     assert hidden == [HIDDEN] and page_state(d)["yourTurn"] == "0"
+    d.refresh()  # a reload: the friend's page takes its seat back (the link itself is used up)
+    wait(d, lambda x: page_state(x).get("role") == "friend" and page_state(x).get("side") == "taliban")
+    assert d.execute_script("return ui.view.board.units.filter((u) => u.status.includes('hidden')).map((u) => u.id)") == [HIDDEN]
     shoot(d, "board_friend_taliban.png")
 
     d.switch_to.window(host)

@@ -177,7 +177,11 @@ async function startGame(msg) {
 async function joinGame(token) {
   const key = "fof-rejoin:" + token;
   const kept = sessionStorage.getItem(key);
-  let reply = kept ? await request({cmd: "join", token: kept}) : null;
+  let reply = null;
+  for (let tries = 0; kept && tries < 5 && !(reply && reply.ok); tries++) {  // the old page's seat may take a moment to free
+    if (tries) await new Promise((r) => setTimeout(r, 300));
+    reply = await request({cmd: "join", token: kept});
+  }
   if (!reply || !reply.ok) reply = await request({cmd: "join", token});
   if (!reply.ok) { setStatus("Could not join: " + reply.error); return; }
   if (reply.rejoin) sessionStorage.setItem(key, reply.rejoin);
