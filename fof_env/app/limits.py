@@ -25,6 +25,7 @@ MAX_SPEC_NUMBER = 1e6  # any other number in an agent spec (its absolute value)
 MAX_SPEC_INTS = {"simulations": (1, MAX_SIMULATIONS), "rollout_limit": (0, MAX_ROLLOUT_LIMIT), "batch": (1, MAX_BATCH)}
 MAX_SPEC_FLOATS = {"exploration": (0.0, MAX_EXPLORATION), "epsilon": (0.0, 1.0), "prior_mix": (0.0, 1.0)}
 BOT_REQUESTS_IN_FLIGHT = 1  # bot decisions one connection may have running at once
+MAX_SPECTATORS_PER_GAME = 16  # connections watching one game through its spectator link
 
 DEFAULT_BOT_TIMEOUT_S = 30.0
 DEFAULT_MAX_GAMES = 200  # games held at once, all connections together
@@ -52,5 +53,6 @@ def report(**engine_limits: Any) -> dict[str, Any]:
         "max_exploration": MAX_EXPLORATION,
         "max_spec_number": MAX_SPEC_NUMBER,
         "bot_requests_in_flight": BOT_REQUESTS_IN_FLIGHT,
+        "max_spectators_per_game": MAX_SPECTATORS_PER_GAME,
         **engine_limits,
     }

@@ -11,8 +11,12 @@ where an integer is never a float and a number is finite) before it is read;
 ``docs/protocol.md`` documents every message and :mod:`fof_env.app.limits` every bound.
 
 Commands: ``hello``, ``new``, ``view``, ``play``, ``bot``, ``undo``, ``resign``, ``pass_all``,
-``save``, ``load``, ``close``, ``games``. Games are kept per ``owner`` (a connection): an id is
-good only for the connection that made the game.
+``save``, ``load``, ``close``, ``games``, ``join``. Games are kept per ``owner`` (a connection): an
+id is good only for the connection that made the game and the connections it let in with a link
+(:mod:`fof_env.app.links`): a friend who took the seat made for them (a friend game: each plays
+only its own side and sees only its own side's view; a takeback needs the other's consent) and
+spectators (what both sides may see, no more: :meth:`GameSession.public_view`; they act on
+nothing).
 
 Fair play against the server's bots (``docs/protocol.md``, "Fair play"):
 
@@ -27,8 +31,8 @@ Fair play against the server's bots (``docs/protocol.md``, "Fair play"):
   line of play, not branch points (:mod:`fof_env.app.saves`); **undo** against a bot takes back only
   decisions that taught nothing (:mod:`fof_env.app.session`); ``practice`` games undo freely and
   draw a new future each time.
-* **Seeds**: where a bot holds a seat the dice and the bots are seeded with the client's seed
-  mixed with server entropy (:mod:`fof_env.app.entropy`), revealed in the record at the end.
+* **Seeds**: where a bot or a friend holds a seat the dice and the bots are seeded with the
+  client's seed mixed with server entropy (:mod:`fof_env.app.entropy`), revealed in the record at the end.
 * **No files from clients**: scenarios and models are ids from the server's lists
   (:mod:`fof_env.app.catalog`); nothing from a client is unpickled.
 * **Bots that stop**: every number of an agent spec is finite and capped (:mod:`fof_env.app.specs`);
@@ -55,8 +59,9 @@ from typing import Any
 from fof_env.app import limits
 from fof_env.app.catalog import SCENARIO_GAMES, Catalog, CatalogError
 from fof_env.app.entropy import agent_seed, mixed_seed, server_entropy
+from fof_env.app.links import SEAT, WATCH, Links
 from fof_env.app.saves import Line, SaveError, SaveStore
-from fof_env.app.session import FRONT_END, GameSession, SessionError, replay_log
+from fof_env.app.session import FRIEND, FRONT_END, GameSession, SessionError, replay_log
 from fof_env.app.specs import SpecError, check_spec
 from fof_env.core import jsondata
 from fof_env.core.dice import SeededDice
@@ -65,7 +70,10 @@ from fof_env.core.game import State, record_data
 from fof_env.core.registry import list_games, make_game
 
 PROTOCOL = "fof-protocol/1"
-COMMANDS = ("hello", "new", "view", "play", "bot", "undo", "resign", "pass_all", "save", "load", "close", "games")
+COMMANDS = ("hello", "new", "view", "play", "bot", "undo", "resign", "pass_all", "save", "load", "close", "games",
+            "join")  # fmt: skip
+PLAYER = "player"  # a front-end side as a spectator's replies name it
+NO_LINK = "no game for that link (a link is good while its game lasts; a seat's link fills its seat once)"
 MAX_LINE = limits.MAX_MESSAGE_BYTES  # bytes of one request
 MAX_SIMULATIONS = limits.MAX_SIMULATIONS
 MAX_ERROR = 500  # characters of an error line
@@ -123,8 +131,12 @@ REFUSALS = (ProtocolError, SessionError, OptionError, PositionError, IllegalActi
 @dataclass
 class _Game:
     session: GameSession
-    owner: Any
+    owner: Any  # the connection that made it (its host)
     line: Line | None = None  # a game against a bot: its line of play (fof_env.app.saves)
+    id: str = ""
+    friend: int | None = None  # the side a friend plays (a friend game), or None
+    friend_owner: Any = None  # the connection holding the friend's seat now (None: free)
+    spectators: set[Any] = field(default_factory=set)  # connections watching through a link
     lock: threading.Lock = field(default_factory=threading.Lock)
     touched: float = field(default_factory=time.monotonic)
     closed: bool = False
@@ -186,6 +198,7 @@ class Engine:
         self._games_info: list[dict[str, Any]] | None = None
         self._extra_limits = dict(extra_limits or {})
         self._entropy = entropy
+        self.links = Links()
 
     @property
     def saves(self) -> dict[str, Any]:
@@ -248,6 +261,10 @@ class Engine:
         with self._lock:
             ids = [gid for gid, g in self.games.items() if g.owner == owner]
             entries = [self.games.pop(gid) for gid in ids]
+            for g in self.games.values():  # games it was let into: its seat is free, its watch over
+                if g.friend_owner == owner:
+                    g.friend_owner = None
+                g.spectators.discard(owner)
         for entry in entries:
             self._closed(entry)
         self.store.forget_owner(owner)
@@ -255,6 +272,7 @@ class Engine:
 
     def _closed(self, entry: _Game) -> None:
         entry.closed = True
+        self.links.drop_game(entry.id)
         for stop in list(entry.stops):
             stop.set()
         if entry.line is not None and entry.line.game is not None:
@@ -323,6 +341,11 @@ class Engine:
         return {**info, "options": [scenario, *options]}
 
     def _cmd_new(self, msg, owner) -> dict[str, Any]:
+        if "friend" in msg:
+            clash = [k for k in ("record", "save_id", "position") if k in msg]
+            clash += [k for k in ("bots", "practice") if msg.get(k)]
+            if clash:
+                raise ProtocolError(f"a game with a friend is a new game between two players: no {', '.join(map(repr, clash))}")
         if "record" in msg or "save_id" in msg:
             return self._cmd_load(msg, owner)
         if "game" not in msg:
@@ -331,9 +354,15 @@ class Engine:
         self.catalog.check_options(msg["game"], options)
         game = make_game(msg["game"], **options)
         bots = self._seats(game, msg.get("bots", {}))
+        friend = None
+        if "friend" in msg:
+            try:
+                friend = game.player_index(msg["friend"])
+            except ValueError as exc:
+                raise ProtocolError(f"friend: {exc}") from None
         practice = msg.get("practice", False)
         client_seed = msg.get("seed")
-        seed, provenance, agent_seeds = self._seeding(client_seed, bots, practice)
+        seed, provenance, agent_seeds = self._seeding(client_seed, bots, practice, friend is not None)
         if "position" in msg:
             position = dict(msg["position"])
             if seed is not None or bots:
@@ -342,12 +371,12 @@ class Engine:
         else:
             state = game.new_initial_state(seed)
         return self._start(game, state, bots, msg, owner, practice=practice, provenance=provenance,
-                           agent_seeds=agent_seeds, seed=seed)  # fmt: skip
+                           agent_seeds=agent_seeds, seed=seed, friend=friend)  # fmt: skip
 
-    def _seeding(self, client_seed, bots: dict[int, str], practice: bool):
-        """(dice seed, provenance, agent seeds): the client's seed as it is for a game with no bot or a
-        practice game; else mixed with server entropy, and the bots seeded from both."""
-        if not bots or practice:
+    def _seeding(self, client_seed, bots: dict[int, str], practice: bool, friend: bool = False):
+        """(dice seed, provenance, agent seeds): the client's seed as it is for a game with no bot and
+        no friend, or a practice game; else mixed with server entropy, and the bots seeded from both."""
+        if (not bots and not friend) or practice:
             return client_seed, {"seed": {"client": client_seed, "server_entropy": None, "effective": client_seed}}, None
         entropy = self._entropy()
         seed = mixed_seed(client_seed, entropy)
@@ -369,7 +398,7 @@ class Engine:
         seats = session_block.get("seats") or {}
         practice = bool(session_block.get("practice", False))
         game = self._record_game(data)
-        bots = self._seats(game, {side: spec for side, spec in seats.items() if spec != FRONT_END})
+        bots = self._seats(game, _bot_seats(seats))
         if "bots" in msg and self._seats(game, msg["bots"]) != bots:
             raise ProtocolError(
                 f"the seats of a saved game are fixed ({_seats_text(game, bots)}); load it without 'bots'"
@@ -445,17 +474,18 @@ class Engine:
 
     def _start(self, game, state, bots: dict[int, str], msg, owner, *, practice: bool, provenance: dict[str, Any],
                agent_seeds=None, seed: int | None = None, log=None, line: Line | None = None,
-               resigned: Any = None) -> dict[str, Any]:  # fmt: skip
+               resigned: Any = None, friend: int | None = None) -> dict[str, Any]:  # fmt: skip
         humans = [p for p in (0, 1) if p not in bots]
-        undo = "practice" if practice else ("fair" if bots and humans else "free")
+        undo = "consent" if friend is not None else "practice" if practice else ("fair" if bots and humans else "free")
         with self._lock:
-            mine = sum(1 for g in self.games.values() if g.owner == owner)
+            mine = self._held(owner)
             if mine >= self.max_games_per_owner:
                 raise ProtocolError(f"this connection holds {mine} games, its limit; close one first ('games' lists them)")
             if len(self.games) >= self.max_games:
                 raise ProtocolError(f"the engine holds {len(self.games)} games, its limit; try again later")
         session = GameSession(state, bots, seed=seed, make_agent=self._make_agent, describe=self._describe,
-                              autoplay=msg.get("autoplay", True), agent_seeds=agent_seeds, undo=undo)  # fmt: skip
+                              autoplay=msg.get("autoplay", True), agent_seeds=agent_seeds, undo=undo,
+                              friend=friend)  # fmt: skip
         session.provenance = dict(provenance)
         if log is not None:
             session.log = log
@@ -464,7 +494,8 @@ class Engine:
         if line is None and undo == "fair":
             line = self.store.new_line(len(state.history))
         gid = "g" + _token(6)
-        entry = _Game(session, owner, line)
+        entry = _Game(session, owner, line, id=gid, friend=friend)
+        mine_sides = tuple(p for p in humans if p != friend)
         with self._lock:
             old = self.games.pop(line.game, None) if line is not None and line.game is not None else None
             self.games[gid] = entry
@@ -477,32 +508,45 @@ class Engine:
                 marks = self._marks(session)
                 if session.humans and session.autoplay:
                     self._autoplay(entry, owner)
-                side = self._view_side(session, msg.get("side"))
+                side = self._view_side(session, msg.get("side"), mine_sides)
             except Exception:
                 with self._lock:  # a bot that fails at once, a side not yours: no game is left behind
                     self.games.pop(gid, None)
                 self._closed(entry)
                 raise
             self._note(entry)
-            return {
+            reply = {
                 "game": gid,
-                "sides": {name: ("bot " + bots[p] if p in bots else FRONT_END) for p, name in enumerate(session.names)},
+                "sides": self._sides(session, mine_sides),
                 "played": self._shown(session, marks, side),
                 "view": session.view(side),
             }
+        if friend is not None:  # the friend's way in: one seat, once
+            reply["join"] = self.links.make(gid, SEAT, friend)
+        if msg.get("spectators"):
+            reply["watch"] = self.links.make(gid, WATCH)
+        return reply
 
     def _cmd_view(self, msg, owner) -> dict[str, Any]:
-        gid, entry = self._game(msg, owner)
+        gid, entry, mine = self._member(msg, owner)
         with entry.lock:
             s = entry.session
-            side = self._view_side(s, msg.get("side"))
+            if mine is None:
+                if msg.get("side") is not None:
+                    raise ProtocolError("a spectator sees what both sides may see: send 'view' without 'side'")
+                return {"game": gid, "played": [], "view": s.public_view(msg.get("since", 0), msg.get("played_since", 0))}
+            side = self._view_side(s, msg.get("side"), mine)
             return {"game": gid, "played": [], "view": self._view(s, side, msg)}
 
     def _cmd_play(self, msg, owner) -> dict[str, Any]:
-        gid, entry = self._game(msg, owner)
+        gid, entry, mine = self._player(msg, owner, "play")
         with entry.lock:
             s = entry.session
             mover = s.to_move()
+            if entry.friend is not None:
+                s.check_running()
+                if mover not in mine:
+                    raise ProtocolError(f"it is not your decision: {s.names[mover]} decides {s.shown_kind(mine)!r}")
             marks = self._marks(s)
             s.play(msg["action"], msg.get("side"))
             try:
@@ -510,20 +554,23 @@ class Engine:
                     self._autoplay(entry, owner)
             finally:
                 self._note(entry)
-            side = self._view_side(s, msg.get("side", mover))
+            side = self._view_side(s, msg.get("side", mover), mine)
             return {"game": gid, "played": self._shown(s, marks, side), "view": self._view(s, side, msg)}
 
     def _cmd_bot(self, msg, owner) -> dict[str, Any]:
-        gid, entry = self._game(msg, owner)
+        gid, entry, mine = self._player(msg, owner, "ask for a bot's decision")
         with entry.lock:
             s = entry.session
             s.check_running()
             if not s.bot_to_move():
                 p = s.to_move()
+                if p not in mine:
+                    raise ProtocolError(f"{s.names[p]} decides now ({s.shown_kind(mine)!r}) and is played by the other "
+                                        "player, not by a bot")  # fmt: skip
                 raise ProtocolError(
-                    f"{s.names[p]} decides now ({s.shown_kind()!r}) and the front end plays {s.names[p]}: send 'play'"
+                    f"{s.names[p]} decides now ({s.shown_kind(mine)!r}) and the front end plays {s.names[p]}: send 'play'"
                 )
-            side = self._view_side(s, msg.get("side"))
+            side = self._view_side(s, msg.get("side"), mine)
             marks = self._marks(s)
             budget = msg.get("budget", {})
             count = msg.get("count", 1)
@@ -546,30 +593,47 @@ class Engine:
             return {"game": gid, "played": self._shown(s, marks, side), "seconds": seconds, "view": self._view(s, side, msg)}
 
     def _cmd_undo(self, msg, owner) -> dict[str, Any]:
-        gid, entry = self._game(msg, owner)
+        gid, entry, mine = self._player(msg, owner, "undo")
         with entry.lock:
             s = entry.session
-            side = self._view_side(s, msg.get("side"))
+            side = self._view_side(s, msg.get("side"), mine)
             shown = len(s.log.played[side])
-            s.undo()
+            out: dict[str, Any] = {"game": gid}
+            if s.undo_rule == "consent":  # a takeback between two players: asked for, then agreed or declined
+                asker = s.undo_asked()
+                if msg.get("decline"):
+                    s.decline_undo(side)
+                    out["takeback"] = "declined"
+                elif asker is not None and asker != side:
+                    s.agree_undo(side)
+                    out["takeback"] = "made"
+                else:
+                    s.ask_undo(side)
+                    out["takeback"] = "asked"
+            elif msg.get("decline"):
+                raise ProtocolError("'decline' answers the other player's takeback request; this game has no other player")
+            else:
+                s.undo()
             self._note(entry)
-            return {"game": gid, "undone": shown - len(s.log.played[side]), "played": [], "view": self._view(s, side, msg)}
+            return {**out, "undone": shown - len(s.log.played[side]), "played": [], "view": self._view(s, side, msg)}
 
     def _cmd_resign(self, msg, owner) -> dict[str, Any]:
-        gid, entry = self._game(msg, owner)
+        gid, entry, mine = self._player(msg, owner, "resign")
         with entry.lock:
             s = entry.session
+            self._own_side(s, msg["side"], mine, "resign")
             s.resign(msg["side"])
             self._note(entry)
-            return {"game": gid, "played": [], "view": s.view(self._view_side(s, msg["side"]))}
+            return {"game": gid, "played": [], "view": s.view(self._view_side(s, msg["side"], mine))}
 
     def _cmd_pass_all(self, msg, owner) -> dict[str, Any]:
-        gid, entry = self._game(msg, owner)
+        gid, entry, mine = self._player(msg, owner, "pass reactions")
         with entry.lock:
             s = entry.session
             p = s.side_index(msg["side"])
             if p in s.bot_specs:
                 raise ProtocolError(f"{s.names[p]} is the server's bot")
+            self._own_side(s, p, mine, "pass its reactions")
             marks = self._marks(s)
             s.set_pass_all(p, msg.get("on", True))
             try:
@@ -578,15 +642,18 @@ class Engine:
                     self._autoplay(entry, owner)
             finally:
                 self._note(entry)
-            side = self._view_side(s, p)
+            side = self._view_side(s, p, mine)
             return {"game": gid, "played": self._shown(s, marks, side), "view": s.view(side)}
 
     def _cmd_save(self, msg, owner) -> dict[str, Any]:
-        gid, entry = self._game(msg, owner)
+        gid, entry, _mine = self._player(msg, owner, "save")
         with entry.lock:
             s = entry.session
-            record = s.record()
             over = s.over
+            if entry.friend is not None and not over:
+                raise ProtocolError("a game between two players is saved once it is over: until then its record "
+                                    "would hold both sides' secrets")  # fmt: skip
+            record = s.record()
             decisions = len(s.state.history)
         save_id, token = self.store.put(owner, record, entry.line, decisions, over)
         out = {"game": gid, "save_id": save_id, "token": token}
@@ -595,7 +662,13 @@ class Engine:
         return out
 
     def _cmd_close(self, msg, owner) -> dict[str, Any]:
-        gid, entry = self._game(msg, owner)
+        gid, entry, _mine = self._member(msg, owner)
+        if entry.owner != owner:  # a friend or a spectator leaves; the game goes on
+            with self._lock:
+                if entry.friend_owner == owner:
+                    entry.friend_owner = None
+                entry.spectators.discard(owner)
+            return {"game": gid}
         with self._lock:
             self.games.pop(gid, None)
         self._closed(entry)
@@ -603,23 +676,110 @@ class Engine:
 
     def _cmd_games(self, msg, owner) -> dict[str, Any]:
         with self._lock:
-            mine = [(gid, g) for gid, g in self.games.items() if g.owner == owner]
+            mine = [(gid, g, self._role(g, owner)) for gid, g in self.games.items()]
         out = []
-        for gid, g in mine:
+        for gid, g, role in mine:
+            if role is None:
+                continue
             s = g.session
-            side = s.humans[0] if len(s.humans) == 1 else 0
-            out.append({"game": gid, "name": s.game.name, "over": s.over, "decisions": len(s.log.played[side])})
+            if role == "spectator":
+                decisions = len(s.log.public_played)
+            else:
+                sides = self._sides_of(g, owner)
+                decisions = len(s.log.played[sides[0] if len(sides) == 1 else 0])
+            out.append({"game": gid, "name": s.game.name, "over": s.over, "decisions": decisions, "role": role})
         return {"games": out}
 
+    def _cmd_join(self, msg, owner) -> dict[str, Any]:
+        token = msg["token"]
+        link = self.links.find(token)
+        if link is None:
+            raise ProtocolError(NO_LINK)
+        with self._lock:
+            entry = self.games.get(link.game)
+            if entry is None or entry.closed or (link.kind == SEAT and entry.friend_owner is not None):
+                raise ProtocolError(NO_LINK)  # the same words as a wrong token: a link tells nothing of its game
+            if self._role(entry, owner) is not None:
+                raise ProtocolError(f"this connection is in game {link.game} already")
+            if self._held(owner) >= self.max_games_per_owner:
+                raise ProtocolError(f"this connection holds {self._held(owner)} games, its limit; close one first")
+            rejoin = None
+            if link.kind == SEAT:
+                entry.friend_owner = owner
+                self.links.use(token)  # a seat's link fills it once; its holder gets its own way back
+                rejoin = self.links.make(link.game, SEAT, link.side)
+            else:
+                if len(entry.spectators) >= limits.MAX_SPECTATORS_PER_GAME:
+                    raise ProtocolError(f"that game has {limits.MAX_SPECTATORS_PER_GAME} spectators, its limit; try again later")
+                entry.spectators.add(owner)
+            entry.touched = time.monotonic()
+        with entry.lock:
+            s = entry.session
+            if link.kind == WATCH:
+                return {"game": link.game, "side": "spectator", "sides": self._sides(s, None), "played": [],
+                        "view": s.public_view()}  # fmt: skip
+            return {"game": link.game, "side": s.names[link.side], "sides": self._sides(s, (link.side,)), "played": [],
+                    "view": s.view(link.side), "rejoin": rejoin}  # fmt: skip
+
     # ---- helpers -----------------------------------------------------------------------------
-    def _game(self, msg, owner) -> tuple[str, _Game]:
+    def _member(self, msg, owner) -> tuple[str, _Game, tuple[int, ...] | None]:
+        """The game ``msg`` names, if ``owner`` is in it, and the sides ``owner`` plays there (None: it
+        is a spectator); the same "no game" for a game that does not exist and one it is not in."""
         gid = msg["game"]
         with self._lock:
             entry = self.games.get(gid)
-        if entry is None or entry.owner != owner:
+            role = None if entry is None else self._role(entry, owner)
+        if role is None:
             raise ProtocolError(f"no game {gid!r:.70} (ids come from 'new'; 'games' lists yours)")
         entry.touched = time.monotonic()
-        return gid, entry
+        return gid, entry, None if role == "spectator" else self._sides_of(entry, owner)
+
+    def _player(self, msg, owner, what: str) -> tuple[str, _Game, tuple[int, ...]]:
+        """:meth:`_member`, refusing a spectator (it may ``what`` nothing)."""
+        gid, entry, mine = self._member(msg, owner)
+        if mine is None:
+            raise ProtocolError(f"a spectator may not {what}: it watches what both sides may see")
+        return gid, entry, mine
+
+    @staticmethod
+    def _role(entry: _Game, owner: Any) -> str | None:
+        """``owner``'s part in a game: ``"host"`` (it made it), ``"friend"``, ``"spectator"`` or None."""
+        if entry.owner == owner:
+            return "host"
+        if entry.friend is not None and entry.friend_owner == owner:
+            return "friend"
+        return "spectator" if owner in entry.spectators else None
+
+    @staticmethod
+    def _sides_of(entry: _Game, owner: Any) -> tuple[int, ...]:
+        """The sides ``owner`` (a host or a friend) plays: the friend's seat, or the host's front-end sides."""
+        if entry.owner != owner:
+            return (entry.friend,)
+        return tuple(p for p in entry.session.humans if p != entry.friend)
+
+    def _held(self, owner: Any) -> int:
+        """Games ``owner`` holds: made, and joined (call with ``self._lock`` held)."""
+        return sum(1 for g in self.games.values() if self._role(g, owner) is not None)
+
+    @staticmethod
+    def _sides(s: GameSession, mine: tuple[int, ...] | None) -> dict[str, str]:
+        """Side -> who plays it, as a reply to one connection says it: ``"bot SPEC"``, ``"front end"``
+        (this connection), ``"friend"`` (the other player's connection) or, to a spectator, ``"player"``."""
+        out = {}
+        for p, name in enumerate(s.names):
+            if p in s.bot_specs:
+                out[name] = "bot " + s.bot_specs[p]
+            elif mine is None:
+                out[name] = PLAYER
+            else:
+                out[name] = FRONT_END if p in mine else FRIEND
+        return out
+
+    @staticmethod
+    def _own_side(s: GameSession, side: Any, mine: tuple[int, ...], what: str) -> None:
+        p = s.side_index(side)
+        if p not in mine and p not in s.bot_specs:
+            raise ProtocolError(f"{s.names[p]} is played by the other player: only a side you play can {what}")
 
     def _note(self, entry: _Game) -> None:
         """Keep the game's line of play up to date with its game."""
@@ -652,17 +812,19 @@ class Engine:
                 raise ProtocolError(f"bot {spec!r} plays {checked.side} only, not {game.player_names[player]}")
         return checked
 
-    def _view_side(self, s: GameSession, side: Any) -> int:
-        """The side whose view to send: one the front end plays (any side when it plays none)."""
+    def _view_side(self, s: GameSession, side: Any, mine: tuple[int, ...] | list[int]) -> int:
+        """The side whose view to send to a connection playing ``mine``: one of those (any side when it
+        plays none: bot against bot)."""
         if side is not None:
             p = s.side_index(side)
-            if s.humans and p not in s.humans:
-                raise ProtocolError(f"{s.names[p]} is played by the server's bot: its view is not yours to see")
+            if mine and p not in mine:
+                who = "the server's bot" if p in s.bot_specs else "the other player"
+                raise ProtocolError(f"{s.names[p]} is played by {who}: its view is not yours to see")
             return p
-        if len(s.humans) == 1:
-            return s.humans[0]
+        if len(mine) == 1:
+            return mine[0]
         p = s.to_move()
-        return p if p is not None else (s.humans[0] if s.humans else 0)
+        return p if p is not None else (mine[0] if mine else 0)
 
     def _view(self, s: GameSession, side: int, msg) -> dict[str, Any]:
         return s.view(side, msg.get("since", 0), msg.get("played_since", 0))
@@ -785,7 +947,8 @@ class _OutOfTime(Exception):
 
 
 def _bot_seats(seats: dict[str, Any]) -> dict[str, Any]:
-    return {side: spec for side, spec in seats.items() if spec != FRONT_END}
+    """The bot seats of a record's ``seats`` (a friend's seat is a front end's once loaded)."""
+    return {side: spec for side, spec in seats.items() if spec not in (FRONT_END, FRIEND)}
 
 
 def _seats_text(game, bots: dict[int, str]) -> str:

@@ -19,7 +19,16 @@ undo once the game is over. Three rules (``undo=``):
   refused with one line saying what was learned;
 * ``"practice"``: any decision; where the undone decisions taught something (as the fair rule
   sees it) the future is drawn anew: fresh dice from ``fresh_seed()`` and freshly seeded bots, so
-  an undo can be used to try again but not to see the same future twice.
+  an undo can be used to try again but not to see the same future twice;
+* ``"consent"`` (two players on two connections: a friend game): a side takes back its own last
+  decision, and only its own decisions since, only if since then it learned nothing (as the fair
+  rule sees it) and only once the other side agrees: :meth:`GameSession.ask_undo` asks, and the
+  request stands until a decision is played or it is answered (:meth:`GameSession.agree_undo`
+  makes it, :meth:`GameSession.decline_undo` refuses it).
+
+A game may have a ``friend`` seat: a side played by a second front end (a friend game); records
+name that seat ``"friend"``. :meth:`GameSession.public_view` is what both sides may see (a
+spectator's view).
 """
 
 from __future__ import annotations
@@ -34,8 +43,9 @@ from fof_env.core.dice import ScriptedDice, SeededDice
 from fof_env.core.view import EventLog, view_for
 
 AgentFactory = Any  # (spec, game, player, seed) -> Agent
-UNDO_RULES = ("free", "fair", "practice")
+UNDO_RULES = ("free", "fair", "practice", "consent")
 FRONT_END = "front end"  # a seat no bot holds, as records and replies name it
+FRIEND = "friend"  # a seat a second front end holds (a friend game), as records and replies name it
 
 
 class SessionError(ValueError):
@@ -45,7 +55,7 @@ class SessionError(ValueError):
 @dataclass
 class _Step:
     state: Any  # the state before the decision (a clone)
-    mark: tuple[int, int, int, int, int]
+    mark: tuple[int, ...]  # EventLog.mark() before the decision
     by: str
     player: int  # who decided
     known: Any = None  # what ``player`` knew then (RulesetView.knowledge), worked out once when first asked
@@ -59,7 +69,8 @@ class GameSession:
     its seed is ``agent_seeds[player]`` when given, else ``seed + 1000 * (player + 1)`` (None
     without a seed). ``undo`` is the undo rule (module docstring); ``fresh_seed()`` draws the
     practice rule's new futures (default: the ``secrets`` module). ``provenance`` is written into
-    the record's ``session`` block (the engine keeps the seed's make-up there).
+    the record's ``session`` block (the engine keeps the seed's make-up there). ``friend``: the
+    side a second front end plays (a friend game: the ``"consent"`` undo rule), or None.
     """
 
     def __init__(
@@ -74,6 +85,7 @@ class GameSession:
         agent_seeds: dict[int, int | None] | None = None,
         undo: str = "free",
         fresh_seed: Callable[[], int] | None = None,
+        friend: int | None = None,
     ):
         if undo not in UNDO_RULES:
             raise ValueError(f"undo rule {undo!r}; rules: {', '.join(UNDO_RULES)}")
@@ -88,6 +100,9 @@ class GameSession:
         self.auto_pass: dict[int, Any] = {}
         self.autoplay = autoplay
         self.undo_rule = undo
+        self.friend = friend
+        self.takebacks = 0  # undos so far: a front end holding older events asks again from 0
+        self._undo_asked: tuple[int, int] | None = None  # (side, decisions then): the consent rule's request
         self.provenance: dict[str, Any] = {}
         self._make_agent = make_agent
         self._fresh_seed = fresh_seed or (lambda: secrets.randbits(63))
@@ -114,14 +129,15 @@ class GameSession:
         return self.undo_rule == "practice"
 
     def seats(self) -> dict[str, str]:
-        """Side name -> its bot's agent spec, or ``"front end"``."""
-        return {name: self.bot_specs.get(p, FRONT_END) for p, name in enumerate(self.names)}
+        """Side name -> its bot's agent spec, ``"friend"`` (a second front end's seat) or ``"front end"``."""
+        return {name: self.bot_specs.get(p, FRIEND if p == self.friend else FRONT_END) for p, name in enumerate(self.names)}
 
-    def shown_kind(self) -> str:
+    def shown_kind(self, viewers: list[int] | tuple[int, ...] | None = None) -> str:
         """The current decision's kind as the front end may be told it: ``"secret"`` for a decision
-        kept from every side it plays (a bot's hidden set-up), as its views show it."""
+        kept from every side it plays (``viewers``, default: every front-end side; a bot's hidden
+        set-up, a friend's), as its views show it."""
         state = self.state
-        viewers = self.humans or [0, 1]
+        viewers = list(viewers) if viewers is not None else (self.humans or [0, 1])
         if any(self.view_of.action_visible(state, p) for p in viewers):
             return state.decision.kind
         return "secret"
@@ -249,19 +265,23 @@ class GameSession:
         else:
             self.auto_pass.pop(p, None)
 
-    def _undo_target(self) -> int | None:
-        """The step undo would go back to: the front end's last decision (with no front-end side,
-        the last decision); None when there is none."""
+    def _undo_target(self, side: int | None = None) -> int | None:
+        """The step undo would go back to: the front end's last decision (under the consent rule:
+        ``side``'s; with no front-end side, the last decision); None when there is none."""
         if not self.humans:
             return len(self.steps) - 1 if self.steps else None
-        return next((i for i in range(len(self.steps) - 1, -1, -1) if self.steps[i].by == "human"), None)
+        return next((i for i in range(len(self.steps) - 1, -1, -1)
+                     if self.steps[i].by == "human" and (side is None or self.steps[i].player == side)), None)  # fmt: skip
 
-    def undo_problem(self) -> str | None:
-        """Why undo is refused now (one line), or None when it is allowed."""
+    def undo_problem(self, side: int | None = None) -> str | None:
+        """Why undo is refused now (one line), or None when it is allowed (under the consent rule:
+        whether ``side`` may ask to take back its last decision)."""
         if self.resigned is not None:
             return f"the game is over: {self.names[self.resigned]} resigned"
         if self.state.is_terminal:
             return "the game is over: no undo once it has ended (its record holds every roll)"
+        if self.undo_rule == "consent":
+            return self._consent_problem(side)
         target = self._undo_target()
         if target is None:
             return "nothing to undo" + (" (no decision of yours since the game or record started)" if self.humans else "")
@@ -273,6 +293,53 @@ class GameSession:
                     "that showed you nothing new (start a practice game for free takebacks)"
                 )
         return None
+
+    def _consent_problem(self, side: int | None) -> str | None:
+        if side is None:
+            raise ValueError("the consent rule takes back one side's decision: name the side")
+        target = self._undo_target(side)
+        if target is None:
+            return "nothing to undo (no decision of yours since the game started)"
+        if any(step.player != side for step in self.steps[target + 1 :]):
+            return f"undo refused: {self.names[1 - side]} has decided since; a takeback is of your own decisions only"
+        learned = self._learned_since(target)
+        if learned is not None:
+            return (f"undo refused: since that decision {learned}; between two players a takeback is of decisions "
+                    "that showed you nothing new, and only when the other side agrees")  # fmt: skip
+        return None
+
+    def undo_asked(self) -> int | None:
+        """The side whose takeback request stands (the consent rule), or None: a request lapses
+        when a decision is played."""
+        asked = self._undo_asked
+        if asked is None or asked[1] != len(self.state.history) or self.over:
+            return None
+        return asked[0]
+
+    def ask_undo(self, side: int) -> None:
+        """``side`` asks to take back its last decision (the consent rule); SessionError with the
+        reason when it may not. The request stands until a decision is played or it is answered."""
+        if self.undo_rule != "consent":
+            raise SessionError("a takeback request is for a game between two players; send 'undo'")
+        problem = self.undo_problem(side)
+        if problem is not None:
+            raise SessionError(problem)
+        self._undo_asked = (side, len(self.state.history))
+
+    def agree_undo(self, side: int) -> int:
+        """``side`` agrees to the other side's standing takeback request: it is made (the number of
+        decisions taken back), or SessionError when there is none or it may no longer be made."""
+        asker = self.undo_asked()
+        if asker is None or asker == side:
+            raise SessionError(f"no takeback request of {self.names[1 - side]} stands")
+        return self.undo(asker)
+
+    def decline_undo(self, side: int) -> None:
+        """``side`` refuses the other side's standing takeback request."""
+        asker = self.undo_asked()
+        if asker is None or asker == side:
+            raise SessionError(f"no takeback request of {self.names[1 - side]} stands")
+        self._undo_asked = None
 
     def _learned_since(self, target: int) -> str | None:
         """What the side that decided step ``target`` learned since (None: nothing)."""
@@ -290,14 +357,17 @@ class GameSession:
             return "you saw something new of the other side"
         return None
 
-    def undo(self) -> int:
+    def undo(self, side: int | None = None) -> int:
         """Take back the front end's last decision and every bot or automatic decision after it
-        (with no front-end side: the last decision), as the undo rule allows; SessionError with the
-        reason otherwise. Returns how many decisions were undone."""
-        problem = self.undo_problem()
+        (with no front-end side: the last decision; under the consent rule: ``side``'s last decision
+        and its own after it, once asked for and agreed: :meth:`agree_undo`), as the undo rule
+        allows; SessionError with the reason otherwise. Returns how many decisions were undone."""
+        if self.undo_rule == "consent" and (side is None or self.undo_asked() != side):
+            raise SessionError("between two players a takeback needs the other side's consent: ask for it first")
+        problem = self.undo_problem(side)
         if problem is not None:
             raise SessionError(problem)
-        target = self._undo_target()
+        target = self._undo_target(side)
         taught = self.practice and self._learned_since(target) is not None
         step = self.steps[target]
         count = len(self.steps) - target
@@ -305,6 +375,8 @@ class GameSession:
         self.state = step.state
         self.log.truncate(step.mark)
         self.auto_pass.clear()
+        self._undo_asked = None
+        self.takebacks += 1
         if taught:
             self.redraw()
         return count
@@ -329,23 +401,43 @@ class GameSession:
     def view(self, player: int, since: int = 0, played_since: int = 0) -> dict[str, Any]:
         """``player``'s view (:func:`fof_env.core.view.view`) with the events and decisions it
         may see from the given counts on, and the session's facts (bots, resignation)."""
-        events = self.log.events[player]
+        out = self.view_of.view(self.state, player)
+        self._add_log(out, self.log.events[player], self.log.played[player], since, played_since)
+        if player in self.bot_specs:  # a watcher looking through a bot's eyes decides nothing
+            out["your_turn"] = False
+        out["pass_all"] = [self.names[player]] if player in self.auto_pass else []  # its own setting only
+        out["can_undo"] = self.undo_problem(player if self.undo_rule == "consent" else None) is None
+        asker = self.undo_asked()
+        out["undo_asked"] = None if asker is None else self.names[asker]
+        return self._add_facts(out)
+
+    def public_view(self, since: int = 0, played_since: int = 0) -> dict[str, Any]:
+        """What both sides may see (a spectator's view: :meth:`~fof_env.core.view.RulesetView.public_view`),
+        with the events and decisions shown to both sides from the given counts on, and the
+        session's facts; it decides nothing and can undo nothing."""
+        out = self.view_of.public_view(self.state)
+        self._add_log(out, self.log.public_events, self.log.public_played, since, played_since)
+        out["pass_all"] = []
+        out["can_undo"] = False
+        out["undo_asked"] = None
+        return self._add_facts(out)
+
+    @staticmethod
+    def _add_log(out: dict[str, Any], events: list, played: list, since: int, played_since: int) -> None:
         since = max(0, min(since, len(events)))
-        played = self.log.played[player]
         played_since = max(0, min(played_since, len(played)))
-        out = self.view_of.view(self.state, player, events=events[since:])
+        out["events"] = events[since:]
         out["events_from"] = since
         out["events_total"] = len(events)
         out["played"] = [entry.to_dict() for entry in played[played_since:]]
         out["played_from"] = played_since
         out["played_total"] = len(played)
-        if player in self.bot_specs:  # a watcher looking through a bot's eyes decides nothing
-            out["your_turn"] = False
-        out["decisions"] = len(played)  # those this side was shown: no count of secret ones
+        out["decisions"] = len(played)  # those this viewer was shown: no count of secret ones
+
+    def _add_facts(self, out: dict[str, Any]) -> dict[str, Any]:
         out["bots"] = {self.names[p]: spec for p, spec in sorted(self.bot_specs.items())}
         out["practice"] = self.practice
-        out["pass_all"] = [self.names[p] for p in sorted(self.auto_pass)]
-        out["can_undo"] = self.undo_problem() is None
+        out["takebacks"] = self.takebacks
         if self.resigned is not None:
             out.update(terminal=True, result=self.result(), decision=None, your_turn=False, legal=[])
         elif out["result"] is not None:

@@ -43,6 +43,7 @@ from typing import Any
 
 VIEW_FORMAT = "fof-view/1"
 UMPIRE = "umpire"  # the viewer of a replay who sees both sides (finished games only)
+SPECTATOR = "spectator"  # a watcher of a game in progress: what both sides may see, no more
 
 # game name -> "module:Class" (a RulesetView subclass), imported lazily.
 _VIEWS: dict[str, str | type[RulesetView]] = {
@@ -121,6 +122,8 @@ class RulesetView:
     * :meth:`title` -- the game's name for people; :meth:`colours` -- each side's colour (``#rrggbb``); :meth:`victory` -- the victory
       conditions in words; :meth:`score_text` -- the score in words;
     * :meth:`umpire_board` -- the board as an umpire sees it (for replays of finished games);
+    * :meth:`public_board` / :meth:`public_text` -- the board and text picture of what both sides
+      may see (a spectator's, :meth:`public_view`);
     * :attr:`REACTION_KINDS` -- decisions that answer the other side (dialogs, "pass all").
     """
 
@@ -224,6 +227,41 @@ class RulesetView:
             out["markers"] = list(seen.values())
         return out
 
+    def public_board(self, state) -> dict[str, Any]:
+        """The board as both sides may see it (a spectator's): each side's units as the other side's
+        board shows them, so a unit either side does not know of is not there, none marked as the
+        focus of a decision and their line of sight (``sees``) only to units on this board; the
+        markers on both sides' boards; and the board's other entries where both boards agree. A
+        ruleset whose board holds an entry that differs by viewer but may agree by chance (a card
+        hand) overrides this to leave it out."""
+        boards = [self.board(state, p) for p in (0, 1)]
+        names = state.game.player_names
+        out = {k: v for k, v in boards[0].items() if k not in ("units", "markers") and k in boards[1] and boards[1][k] == v}
+        if "units" in boards[0]:
+            units = [dict(u) for p in (1, 0) for u in boards[p].get("units", []) if u.get("side") != names[p]]
+            ids = {u.get("id") for u in units}
+            for u in units:
+                if "focus" in u:
+                    u["focus"] = False
+                if isinstance(u.get("sees"), list):
+                    u["sees"] = [s for s in u["sees"] if isinstance(s, dict) and s.get("unit") in ids]
+            out["units"] = units
+        if "markers" in boards[0]:
+            out["markers"] = [m for m in boards[0]["markers"] if m in boards[1].get("markers", [])]
+        return out
+
+    def public_text(self, state, board: dict[str, Any]) -> str:
+        """The text picture of the public ``board`` (:meth:`public_board`): the game, its turn and
+        score, and each unit on it with where it stands."""
+        lines = [f"{self.title(state)}, turn {self.turn(state)}" if self.turn(state) is not None else self.title(state)]
+        score = self.score_text(state)
+        if score:
+            lines.append(score)
+        for side in state.game.player_names:
+            units = [u for u in board.get("units", []) if u.get("side") == side]
+            lines.append(f"{side}: " + (", ".join(f"{u.get('id')} at {u.get('hex') or u.get('point')}" for u in units) or "no unit known to both sides"))
+        return "\n".join(lines)
+
     # ---- the view ------------------------------------------------------------------------
     def legal(self, state) -> list[dict[str, Any]]:
         """The current decision's legal actions: ``action`` (canonical), ``label`` and pointers."""
@@ -319,6 +357,39 @@ class RulesetView:
             "score_text": self.score_text(state),
         }
 
+    def public_view(self, state, *, events: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        """What a spectator of a game in progress sees: what both sides may see, and nothing that
+        either side may not. The view's fields with ``side`` ``"spectator"`` (``player`` -1), the
+        decision as the side not deciding sees it (``"secret"`` where it is kept from it; never a
+        context), no legal actions, :meth:`public_board` and :meth:`public_text`."""
+        game = state.game
+        board = self.public_board(state)
+        decision = None if state.is_terminal else self.decision(state, 1 - state.current_player)
+        out = {
+            "format": VIEW_FORMAT,
+            "game": game.name,
+            "options": _plain(dict(game.options)),
+            "sides": list(game.player_names),
+            "side": SPECTATOR,
+            "player": -1,
+            "turn": self.turn(state),
+            "decisions": len(state.history),
+            "terminal": bool(state.is_terminal),
+            "result": _plain(state.result()),
+            "score": self.score(state),
+            "decision": decision,
+            "your_turn": False,
+            "legal": [],
+            "board": board,
+            "text": self.public_text(state, board),
+            "colours": self.colours(state),
+            "victory": self.victory(state),
+            "score_text": self.score_text(state),
+        }
+        if events is not None:
+            out["events"] = events
+        return out
+
 
 class EventLog:
     """The events and decisions each side may see, decided as they happen.
@@ -327,8 +398,10 @@ class EventLog:
     is secret from each side and the action text each side may see), then :meth:`after`
     with the state once played. Entries are dicts: ``{"index", "kind", ...event fields,
     "text"}`` for events and :class:`Played` for decisions; ``index`` is the entry's place in
-    that side's own list. ``mark()``/``truncate()`` support undo. An event hidden when it
-    happened stays hidden (never shown later).
+    that side's own list. ``public_events`` / ``public_played`` are what both sides may see (a
+    spectator's log): an event or decision shown to each side, numbered in their own list.
+    ``mark()``/``truncate()`` support undo. An event hidden when it happened stays hidden (never
+    shown later).
     """
 
     def __init__(self, state, describe: Callable[[Any], str | None] | None = None):
@@ -337,6 +410,8 @@ class EventLog:
         self.describe = describe
         self.events: list[list[dict[str, Any]]] = [[], []]
         self.played: list[list[Played]] = [[], []]
+        self.public_events: list[dict[str, Any]] = []
+        self.public_played: list[Played] = []
         self.seen = 0  # state.events consumed
         self._secret = [False, False]
         self._initial(state)
@@ -352,10 +427,14 @@ class EventLog:
         kind = state.decision.kind
         side = self.names[state.current_player]
         turn = self.view.turn(state)
+        told = 0
         for p in (0, 1):
             self._secret[p] = self.view.secret_from(state, p) and state.current_player != p
             if self.view.action_visible(state, p, text):  # else the side is not told of the decision
                 self.played[p].append(Played(len(self.played[p]), side, kind, text, by, len(self.events[p]), turn))
+                told += 1
+        if told == 2:
+            self.public_played.append(Played(len(self.public_played), side, kind, text, by, len(self.public_events), turn))
 
     def after(self, state) -> None:
         """Take the events the last action produced."""
@@ -365,20 +444,26 @@ class EventLog:
     def _take(self, state) -> None:
         new = state.events[self.seen :]
         self.seen = len(state.events)
-        for p in (0, 1):
-            if self._secret[p]:
-                continue
-            shown = self.events[p]
-            for event in new:
-                if self.view.event_visible(state, event, p):
+        for event in new:
+            seen_by = 0
+            for p in (0, 1):
+                if not self._secret[p] and self.view.event_visible(state, event, p):
+                    shown = self.events[p]
                     shown.append(event_dict(event, len(shown), self.describe))
+                    seen_by += 1
+            if seen_by == 2:
+                self.public_events.append(event_dict(event, len(self.public_events), self.describe))
 
-    def mark(self) -> tuple[int, int, int, int, int]:
-        return (len(self.events[0]), len(self.events[1]), len(self.played[0]), len(self.played[1]), self.seen)
+    def mark(self) -> tuple[int, int, int, int, int, int, int]:
+        """Where each list stands: events 0 and 1, played 0 and 1, state events consumed, public
+        events and public played (:meth:`truncate` goes back to it)."""
+        return (len(self.events[0]), len(self.events[1]), len(self.played[0]), len(self.played[1]), self.seen,
+                len(self.public_events), len(self.public_played))  # fmt: skip
 
-    def truncate(self, mark: tuple[int, int, int, int, int]) -> None:
-        e0, e1, p0, p1, seen = mark
+    def truncate(self, mark: tuple[int, int, int, int, int, int, int]) -> None:
+        e0, e1, p0, p1, seen, pe, pp = mark
         del self.events[0][e0:], self.events[1][e1:], self.played[0][p0:], self.played[1][p1:]
+        del self.public_events[pe:], self.public_played[pp:]
         self.seen = seen
 
 

@@ -233,6 +233,17 @@ class ForceOnForceView(RulesetView):
                                  "hands": {sides[p]: _card_titles(state.hand_names(p)) for p in (0, 1)}}
         return out
 
+    def public_board(self, state) -> dict[str, Any]:
+        out = super().public_board(state)
+        out.pop("fog_of_war", None)  # each side's own hand: never what both may see, even when the hands agree
+        if getattr(state, "cards", None) is not None:  # the WWII deck: how many cards each side holds, no more
+            seen = [state.fog_cards_seen_by(p) for p in (0, 1)]
+            sides = state.game.player_names
+            public = {k: v for k, v in seen[0].items() if k not in ("hand", "enemy_hand") and seen[1].get(k) == v}
+            out["fog_of_war"] = {**public, "hand": None, "hand_titles": None,
+                                 "hand_sizes": {sides[0]: seen[1]["enemy_hand"], sides[1]: seen[0]["enemy_hand"]}}  # fmt: skip
+        return out
+
     def title(self, state) -> str:
         module = " WWII" if any(rule.startswith("wwii") for rule in state.sc.scenario.rules) else ""
         return f"Force on Force{module}: {state.sc.scenario.name}"

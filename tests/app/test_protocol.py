@@ -118,7 +118,7 @@ def test_undo_takes_back_what_taught_nothing_and_refuses_the_rest(engine):
 def test_resign_pass_all_close_and_games(engine):
     gid = ask(engine, cmd="new", game="lost_and_found", seed=3, bots={"taliban": "heuristic"})["game"]
     # the Taliban's seven set-up decisions are secret: the USMC was shown none of them, and counts none
-    assert ask(engine, cmd="games")["games"] == [{"game": gid, "name": "lost_and_found", "over": False, "decisions": 0}]
+    assert ask(engine, cmd="games")["games"] == [{"game": gid, "name": "lost_and_found", "over": False, "decisions": 0, "role": "host"}]
     r = ask(engine, cmd="pass_all", game=gid, side="usmc")
     assert r["view"]["pass_all"] == ["usmc"]
     assert ask(engine, cmd="resign", game=gid, side="taliban")["error"].startswith("taliban is the server's bot")

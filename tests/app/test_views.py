@@ -1,8 +1,11 @@
-"""The view layer: the generic view, the fire preview's arithmetic, event filtering."""
+"""The view layer: the generic view, the fire preview's arithmetic, event filtering, what both sides may see."""
 
 from __future__ import annotations
 
+import json
 import random
+
+import pytest
 
 import fof_env
 from fof_env.core.view import RulesetView, register_view, view, view_for
@@ -252,3 +255,41 @@ def test_each_decision_keeps_its_place_among_the_events():
     assert [p.events_before for p in played] == sorted(p.events_before for p in played)
     first_move = next(i for i, e in enumerate(events) if e["kind"] == "unit_moved")
     assert bot[0].events_before <= first_move  # the bot's first choice is logged before what it did
+
+
+def test_the_public_view_of_a_game_without_secrets_is_the_whole_board():
+    """Strike Force One hides nothing: what both sides may see is each side's board (the same units and
+    markers), and the text lists every unit."""
+    state = fof_env.make_game("strike_force_one").new_initial_state(1)
+    v = view_for("strike_force_one")
+    public = v.public_view(state)
+    assert public["board"]["units"] and sorted(u["id"] for u in public["board"]["units"]) == sorted(
+        u["id"] for u in v.board(state, 0)["units"])
+    assert public["board"]["hexes"] == v.board(state, 1)["hexes"]
+    assert all(f"{u['id']} at {u['hex']}" in public["text"] for u in public["board"]["units"])
+
+
+def _hedgerow_with_hands(us: list[str], ger: list[str]):
+    from fof_env.force_on_force.rules.wwii_fog import card_specs
+
+    deck = [c.key for c in card_specs() for _ in range(c.count)]
+    for key in us + ger:
+        deck.remove(key)
+    game = fof_env.make_game("wwii_hedgerow_hamlet")
+    return game.state_from_position({**HEDGEROW_STACK, "fog_cards": {"deck": deck, "hands": {"us": us, "ger": ger}}})
+
+
+@pytest.mark.parametrize("hands", [(["excellent_position"], ["excellent_position"]), (["medic"], []), ([], [])])
+def test_the_spectator_never_sees_a_card_hand(hands):
+    """Hedgerow Hamlet: each side's board shows its own Fog of War hand; the spectator's says how many
+    cards each side holds and never which, also when both hands are the same (then the two boards'
+    "hand" entries agree, and are still no one's to see but their owners')."""
+    state = _hedgerow_with_hands(*hands)
+    rview = view_for("wwii_hedgerow_hamlet")
+    assert [rview.board(state, p)["fog_of_war"]["hand"] for p in (0, 1)] == list(hands)
+    public = rview.public_view(state)
+    fog = public["board"]["fog_of_war"]
+    assert fog["hand"] is None and fog["hand_titles"] is None and "enemy_hand" not in fog
+    assert fog["hand_sizes"] == {"us": len(hands[0]), "ger": len(hands[1])} and fog["deck"] == 31 - sum(map(len, hands))
+    for key in {*hands[0], *hands[1]}:
+        assert key not in json.dumps(public)

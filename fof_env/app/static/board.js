@@ -1,5 +1,7 @@
 // The fof browser board: speaks fof-protocol/1 over WebSocket and draws views as SVG.
 // It only ever holds views (what the side it plays may know); it never sees a state.
+// A friend game: the host's page hands out a link to the other seat (and one for spectators); each
+// page plays its own side and polls the view once a second to see the other side's moves.
 // The replay viewer draws a finished game's frames (fof_env/core/replay_frames.py): from the
 // server (POST /replay with a record, GET /replay/ID), or embedded in a report's page.
 "use strict";
@@ -11,7 +13,9 @@ const ui = {
   game: null, view: null, sides: null, humans: [], eventsTotal: 0, playedTotal: 0,
   watching: false, busy: false, inspect: null, record: null,
   replay: null, viewer: null, step: 0, replayTimer: null, replayRecord: null,
+  friendGame: false, spectator: false, pollTimer: null, polling: false, sig: "",
 };
+const POLL_MS = 1000;  // a friend game or a spectator: how often the page asks for the view
 window.fofReceived = [];  // every raw reply, for tests that check what reached the page
 
 // Status words on counters: [badge, meaning]. "Pin" and the pilot never share a letter.
@@ -42,8 +46,11 @@ function connect() {
     fillGames();
     setStatus("Choose a game and press New game.");
     document.body.dataset.ready = "1";
-    const rid = new URLSearchParams(location.search).get("replay");
+    const params = new URLSearchParams(location.search);
+    const rid = params.get("replay");
     if (rid) openReplayFrom(fetch(`/replay/${encodeURIComponent(rid)}`));
+    const link = params.get("join") || params.get("watch");
+    if (link) joinGame(link);
   };
   ws.onmessage = (msg) => {
     window.fofReceived.push(msg.data);
@@ -114,14 +121,14 @@ function fillGameFields() {
   let list = $("agent-kinds");
   if (!list) {
     list = el("datalist", {id: "agent-kinds"});
-    for (const spec of ["you", ...ui.hello.agents.map((a) => a.kind), "mcts:50", "mcts:200", "mcts:time_budget=1"]) list.appendChild(el("option", {value: spec}));
+    for (const spec of ["you", "friend", ...ui.hello.agents.map((a) => a.kind), "mcts:50", "mcts:200", "mcts:time_budget=1"]) list.appendChild(el("option", {value: spec}));
     document.body.appendChild(list);
   }
   g.sides.forEach((side, i) => {
     const input = el("input", {list: "agent-kinds", id: "side-" + side});
     input.dataset.side = side;
     input.value = i === 0 ? "you" : (heur.includes(g.name) ? "heuristic" : "random");
-    input.title = "'you' plays this side here (both 'you': hot seat); else an agent spec: random, heuristic, mcts:200, ppo ...";
+    input.title = "'you' plays this side here (both 'you': hot seat); 'friend': a friend plays it from another browser, through a link; else an agent spec: random, heuristic, mcts:200, ppo ...";
     const label = el("label");
     label.append(side + " ", input);
     sides.appendChild(label);
@@ -144,39 +151,117 @@ function readBots() {
   const bots = {};
   for (const input of document.querySelectorAll("[data-side]")) {
     const v = input.value.trim();
-    if (v && v !== "you" && v !== "human") bots[input.dataset.side] = v;
+    if (v && v !== "you" && v !== "human" && v !== "friend") bots[input.dataset.side] = v;
   }
   return bots;
 }
 
 function gameTitle(name) { const g = ui.hello && gameInfo(name); return (g && g.title) || (ui.replay && ui.replay.title) || name; }
 
+function readFriend() {
+  return [...document.querySelectorAll("[data-side]")].filter((input) => input.value.trim() === "friend").map((input) => input.dataset.side);
+}
+
 async function startGame(msg) {
   stopWatching();
   leaveReplay();
+  stopPolling();
   if (ui.game) request({cmd: "close", game: ui.game});
   const reply = await request(msg);
   if (!reply.ok) { setStatus("Error: " + reply.error); return; }
+  enterGame(reply);
+}
+
+// A friend's or a spectator's link (?join=TOKEN, ?watch=TOKEN): after a reload the friend takes its
+// seat back with the token the server gave it for that (kept for this tab only).
+async function joinGame(token) {
+  const key = "fof-rejoin:" + token;
+  const kept = sessionStorage.getItem(key);
+  let reply = null;
+  for (let tries = 0; kept && tries < 5 && !(reply && reply.ok); tries++) {  // the old page's seat may take a moment to free
+    if (tries) await new Promise((r) => setTimeout(r, 300));
+    reply = await request({cmd: "join", token: kept});
+  }
+  if (!reply || !reply.ok) reply = await request({cmd: "join", token});
+  if (!reply.ok) { setStatus("Could not join: " + reply.error); return; }
+  if (reply.rejoin) sessionStorage.setItem(key, reply.rejoin);
+  stopWatching();
+  leaveReplay();
+  stopPolling();
+  enterGame(reply);
+}
+
+function enterGame(reply) {
+  if (reply.view.game !== $("game-select").value && gameInfo(reply.view.game)) {  // a joined game: the form names it
+    $("game-select").value = reply.view.game;
+    fillGameFields();
+  }
   ui.game = reply.game;
   ui.sides = reply.sides;
   ui.humans = Object.keys(reply.sides).filter((s) => reply.sides[s] === "front end");
-  ui.eventsTotal = 0; ui.playedTotal = 0; ui.inspect = null; ui.record = null;
+  ui.spectator = reply.side === "spectator";
+  ui.friendGame = Object.values(reply.sides).includes("friend");
+  ui.eventsTotal = 0; ui.playedTotal = 0; ui.inspect = null; ui.record = null; ui.view = null;
   $("log").innerHTML = "";
-  $("watch").hidden = ui.humans.length > 0;
+  $("watch").hidden = ui.humans.length > 0 || ui.spectator;
+  $("controls").hidden = ui.spectator;
   const ws = $("watch-side");
   ws.innerHTML = "";
   for (const s of reply.view.sides) ws.appendChild(el("option", {value: s}, s));
   ws.value = reply.view.side;
+  const link = (token, kind) => token ? `${location.origin}/?${kind}=${encodeURIComponent(token)}` : "";
+  $("join-link").value = link(reply.join, "join");
+  $("watch-link").value = link(reply.watch, "watch");
+  $("join-link").parentElement.hidden = !reply.join;
+  $("watch-link").parentElement.hidden = !reply.watch;
+  $("links").hidden = !(reply.join || reply.watch);
+  const other = Object.keys(reply.sides).filter((s) => reply.sides[s] === "friend");
+  const role = ui.spectator ? "spectator" : (ui.friendGame ? (reply.rejoin ? "friend" : "host") : "");
+  document.body.dataset.role = role;
+  $("friend-bar").hidden = !role;
+  $("friend-bar").textContent = ui.spectator ? "Spectating: you see what both sides may see, and nothing either side keeps secret."
+    : `You play ${ui.humans.join(", ")}; your friend plays ${other.join(", ")}${role === "host" ? " (once they open your link)" : ""}.`;
   show(reply);
+  if (ui.friendGame || ui.spectator) ui.pollTimer = setInterval(poll, POLL_MS);
+}
+
+function stopPolling() {
+  if (ui.pollTimer) { clearInterval(ui.pollTimer); ui.pollTimer = null; }
+}
+
+// What a poll compares: anything on the page that the other side's moves may change.
+function signature(v) {
+  return JSON.stringify([v.decision, v.your_turn, v.terminal, v.result, v.undo_asked, v.can_undo, v.takebacks, v.score_text, v.board]);
+}
+
+async function poll() {
+  if (ui.busy || ui.polling || !ui.game || ui.replay || !ui.view) return;
+  ui.polling = true;
+  try {
+    const game = ui.game;
+    const reply = await request({cmd: "view", game, ...since()});
+    if (game !== ui.game) return;
+    if (!reply.ok) { stopPolling(); setStatus("The game is gone: " + reply.error); return; }
+    const v = reply.view;
+    if (v.takebacks !== ui.view.takebacks) { await fullRefresh({cmd: "view", game}); return; }
+    if ((v.events || []).length || (v.played || []).length || signature(v) !== ui.sig) show(reply);
+    if (v.terminal) stopPolling();
+  } finally { ui.polling = false; }
 }
 
 // ---------------------------------------------------------------- rendering a live view
 function show(reply) {
   if (!reply.ok) { setStatus("Error: " + reply.error); return; }
   const v = reply.view;
+  const fresh = v.events_from === 0 && (v.played_from || 0) === 0;
+  if (!fresh && ui.view && v.takebacks !== ui.view.takebacks) { fullRefresh({cmd: "view", game: ui.game, side: ui.spectator ? undefined : v.side}); return; }
+  // what this page holds already (a poll's reply and a move's may overlap) is not logged twice
+  const events = (v.events || []).filter((e) => fresh || e.index >= ui.eventsTotal);
+  const played = (v.played || []).filter((p) => fresh || p.index >= ui.playedTotal);
+  if (fresh) $("log").innerHTML = "";
+  appendLog($("log"), events, fresh ? 0 : ui.eventsTotal, played, fresh ? 0 : ui.playedTotal);
   ui.view = v;
-  if (v.events_from === 0 && (v.played_from || 0) === 0) $("log").innerHTML = "";
-  appendLog($("log"), v.events || [], v.events_from || 0, v.played || [], v.played_from || 0);
+  ui.sig = signature(v);
   ui.eventsTotal = v.events_total;
   ui.playedTotal = v.played_total;
   const title = gameTitle(v.game);
@@ -186,7 +271,7 @@ function show(reply) {
   } else {
     const d = v.decision;
     const who = v.your_turn ? `You (${v.side}) decide` : `${d.side} decides`;
-    const practice = v.practice ? " (practice game)" : "";
+    const practice = v.practice ? " (practice game)" : (ui.spectator ? " (spectating)" : "");
     setStatus(`${title}${practice} — turn ${v.turn} — ${who}: ${words(d.kind)}`);
   }
   const hot = ui.humans.length > 1;
@@ -197,17 +282,32 @@ function show(reply) {
   document.body.dataset.decisions = String(v.decisions);
   document.body.dataset.kind = v.decision ? v.decision.kind : "";
   document.body.dataset.side = v.side;
+  document.body.dataset.undoAsked = v.undo_asked || "";
   $("text-view").textContent = v.text;
   drawPrompt(v);
   drawPanels(v);
   drawBoard(v);
-  $("save-button").disabled = false;
-  $("replay-button").hidden = !v.terminal;
-  $("undo-button").disabled = !v.can_undo;
+  $("save-button").disabled = ui.spectator || (ui.friendGame && !v.terminal);  // a friend game's record waits for its end
+  $("replay-button").hidden = !v.terminal || ui.spectator;
+  $("undo-button").textContent = ui.friendGame ? "Ask to take back" : "Undo";
+  $("undo-button").disabled = !v.can_undo || (ui.friendGame && v.undo_asked === v.side);
+  drawTakeback(v);
   const humanTurn = !v.terminal && ui.humans.includes(v.side);
   $("resign-button").disabled = !humanTurn;
   $("pass-all-button").disabled = !humanTurn;
   $("pass-all-button").textContent = (v.pass_all || []).includes(v.side) ? "Passing all reactions this turn" : "Pass all reactions this turn";
+}
+
+// A friend game's takeback: asked by one side, agreed or declined by the other.
+function drawTakeback(v) {
+  const asked = ui.friendGame && !v.terminal ? v.undo_asked : null;
+  $("takeback").hidden = !asked;
+  if (!asked) return;
+  const mine = asked === v.side;
+  $("takeback-text").textContent = mine ? "You asked to take back your last decision: waiting for your friend's answer."
+    : `${asked} asks to take back their last decision.`;
+  $("takeback-agree").hidden = mine;
+  $("takeback-decline").hidden = mine;
 }
 
 // After a reply: in hot seat, the page turns to the side that decides next.
@@ -232,7 +332,10 @@ function drawPrompt(v) {
   const dialog = $("reaction");
   if (!v.your_turn) {
     const bots = Object.keys(v.bots || {});
-    $("prompt").textContent = v.terminal || ui.replay ? "" : (ui.humans.length ? (bots.includes(v.decision.side) ? `Waiting for ${v.decision.side} (bot)...` : "Waiting for the other side...") : "Watching.");
+    const next = v.decision ? v.decision.side : "";
+    const waiting = bots.includes(next) ? `Waiting for ${next} (bot)...`
+      : (ui.friendGame ? `Waiting for your friend (${next})...` : "Waiting for the other side...");
+    $("prompt").textContent = v.terminal || ui.replay ? "" : (ui.spectator ? "Spectating." : (ui.humans.length ? waiting : "Watching."));
     if (dialog.open) dialog.close();
     return;
   }
@@ -374,11 +477,11 @@ function drawLegend(v) {
     const pilot = (b.markers || []).some((m) => m.kind === "pilot") || (b.units || []).some((u) => (u.status || []).includes("pilot"));
     const family = v.game.startsWith("fubar") ? ["on_guard", "gone_to_ground", "duck_weave", "stunned", "immobilised", "engaged"] : ["hidden", "pinned", "overwatch"];
     if (pilot || /lost_and_found/.test(v.game)) family.push("pilot");
-    for (const s of family) legendItem(box, null, `${BADGES[s][0]}: ${BADGES[s][1]}`);
+    for (const s of family) if (!(ui.spectator && s === "hidden")) legendItem(box, null, `${BADGES[s][0]}: ${BADGES[s][1]}`);
     legendItem(box, swatch("ring", "none", "#1e90ff"), "selected unit: its range, and the enemies it sees");
   }
   if (ui.replay) legendItem(box, swatch("line", "#d81b60"), "the last decision: what it chose, the moves it made");
-  else legendItem(box, swatch("ring", "none", "#ffb000"), "can be chosen now");
+  else if (!ui.spectator) legendItem(box, swatch("ring", "none", "#ffb000"), "can be chosen now");
 }
 
 function drawInspect(v) {
@@ -624,7 +727,7 @@ function drawLast(board, v, where, r) {
 // its side had been told of after it: its ``events_before``).
 function appendLog(log, events, eventsFrom, played, playedFrom) {
   const items = [];
-  events.forEach((e, i) => items.push({at: eventsFrom + i, ord: 1, i, e}));
+  events.forEach((e, i) => items.push({at: e.index !== undefined ? e.index : eventsFrom + i, ord: 1, i, e}));
   played.forEach((p, i) => items.push({at: Math.max(p.events_before || 0, eventsFrom), ord: 0, i, p}));
   items.sort((a, b) => a.at - b.at || a.ord - b.ord || a.i - b.i);
   const frag = document.createDocumentFragment();
@@ -850,9 +953,19 @@ function wire() {
   $("new-game").onsubmit = (ev) => {
     ev.preventDefault();
     const seed = $("seed").value === "" ? null : parseInt($("seed").value, 10);
-    startGame({cmd: "new", game: $("game-select").value, options: readOptions(), seed, bots: readBots(), practice: $("practice").checked});
+    const msg = {cmd: "new", game: $("game-select").value, options: readOptions(), seed, bots: readBots(), practice: $("practice").checked};
+    const friend = readFriend();
+    if (friend.length > 1) { setStatus("Only one side can be your friend's: the other is 'you'."); return; }
+    if (friend.length) Object.assign(msg, {friend: friend[0], spectators: true});
+    startGame(msg);
   };
-  $("undo-button").onclick = async () => { await fullRefresh({cmd: "undo", game: ui.game, side: ui.view.side}); await followTheMover(); };
+  $("undo-button").onclick = async () => {
+    if (ui.friendGame) { await fullRefresh({cmd: "undo", game: ui.game}); return; }  // asks the friend
+    await fullRefresh({cmd: "undo", game: ui.game, side: ui.view.side});
+    await followTheMover();
+  };
+  $("takeback-agree").onclick = () => fullRefresh({cmd: "undo", game: ui.game});
+  $("takeback-decline").onclick = () => fullRefresh({cmd: "undo", game: ui.game, decline: true});
   $("resign-button").onclick = async () => {
     if (!confirm("Resign this game?")) return;
     show(await request({cmd: "resign", game: ui.game, side: ui.view.side}));
