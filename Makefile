@@ -73,17 +73,24 @@ mutate: $(STAMP)
 golden: $(STAMP)
 	$(PY) -m evaluation.golden --check
 
-# The strength bars of the shipped models (400 games per ordered pairing, so per side), then one
+# The strength bars of the shipped models (400 games per ordered pairing, so per side; evaluation/bars.py
+# says per side whether the model meets them), then one
 # ladder per game: every agent on one Bradley-Terry scale (evaluation/ladder.py), with the search
 # games per side of docs/ladders.md (6, and 2 where a search game takes minutes). About 3 hours on the
 # first 2-core machines; the six ladders took 28 minutes on the idle AVX-512 machine of issue 14's end.
 strength: $(STAMP)
 	$(VENV)/bin/fof evaluate --game strike_force_one --agents random heuristic ppo --games 400 --workers 2 --seed 7 --out reports/strength-strike_force_one --no-records
+	$(PY) -m evaluation.bars reports/strength-strike_force_one
 	$(VENV)/bin/fof evaluate --game lost_and_found --agents random heuristic ppo --games 400 --workers 2 --seed 7 --out reports/strength-lost_and_found --no-records
+	$(PY) -m evaluation.bars reports/strength-lost_and_found
 	$(VENV)/bin/fof evaluate --game fubar_village_patrol --agents random heuristic ppo --games 400 --workers 2 --seed 7 --out reports/strength-fubar_village_patrol --no-records
+	$(PY) -m evaluation.bars reports/strength-fubar_village_patrol
 	$(VENV)/bin/fof evaluate --game fubar_lost_and_found --agents random heuristic ppo --games 400 --workers 2 --seed 7 --out reports/strength-fubar_lost_and_found --no-records
+	$(PY) -m evaluation.bars reports/strength-fubar_lost_and_found
 	$(VENV)/bin/fof evaluate --game compound_raid --agents random heuristic ppo --games 400 --workers 2 --seed 7 --out reports/strength-compound_raid --no-records
+	$(PY) -m evaluation.bars reports/strength-compound_raid
 	$(VENV)/bin/fof evaluate --game wwii_hedgerow_hamlet --agents random heuristic ppo --games 400 --workers 2 --seed 7 --out reports/strength-wwii_hedgerow_hamlet --no-records
+	$(PY) -m evaluation.bars reports/strength-wwii_hedgerow_hamlet
 	for g in strike_force_one lost_and_found; do $(PY) -m evaluation.ladder --game $$g --games 100 --search-games 6 --workers 2 --seed 7 --out reports/ladders/$$g || exit 1; done
 	for g in fubar_village_patrol compound_raid fubar_lost_and_found wwii_hedgerow_hamlet; do $(PY) -m evaluation.ladder --game $$g --games 100 --search-games 2 --workers 2 --seed 7 --out reports/ladders/$$g || exit 1; done
 
