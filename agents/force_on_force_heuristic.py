@@ -11,8 +11,8 @@ see (``state.visible_to``), the public facts of the scenario (table, orders of b
 deployment zones, victory terms) and the decision's context. A hidden enemy unit is
 "somewhere in the woods of its deployment zone" (its threat is spread over those points,
 its strength is its order of battle) and no move of the bot ends on one of those points, so
-no choice depends on where it really is. Never the dice, never a clone; deterministic
-(``seed`` is accepted for the agent API).
+no choice depends on where it really is. Never the dice, never a clone; deterministic but for
+the set-up, drawn with its own ``random.Random(seed)`` (``agents.mixed_setup``).
 
 **Expected hits** (:func:`expected_hits`, shared with the "Lost & Found" bots): an attack of
 ``f`` dice against ``d`` defence dice is worth its expected casualties. Firepower and defence
@@ -43,10 +43,11 @@ back, another interrupts an enemy action, when the expected VP of its shot reach
 a non-initiative unit's activation, R18, and an irregular unit's only action of the turn,
 R38); an irregular target that may not fire back (R37) dodges out of the firer's sight by a
 reaction move when the shot is dangerous. With the initiative, a unit with nothing better to
-do than hold, that sees the enemy, goes on Overwatch. Set-up: the point of the zone with the
-best cover and the least threat (an enemy still to set up counts as standing anywhere in its
-public deployment zone), a view of that zone and the objectives; units spread over different
-points; every unit that may hide hides.
+do than hold, that sees the enemy, goes on Overwatch. Set-up: one of the four points of the zone
+that score best for cover and little threat (an enemy still to set up counts as standing anywhere
+in its public deployment zone), a view of that zone and the objectives, drawn at random; units
+spread over different points; every unit that may hide hides. A Hunted! sniper team goes to one of
+the four points nearest an enemy unit, drawn likewise.
 
 Measured (``python -m evaluation.scenario_strength --game compound_raid --games 250 --workers 2``):
 "Compound Raid" against ``random``, 250 games a side: British 250 wins / 0 draws / 0 losses
@@ -84,10 +85,12 @@ Every action returned is one of ``state.legal_actions()``.
 from __future__ import annotations
 
 import math
+import random
 from dataclasses import dataclass, fields
 
 from agents.decision_memo import DecisionMemo
 from agents.lost_and_found_heuristic import expected_hits
+from agents.mixed_setup import choose_among_best
 from fof_env.force_on_force import combat
 from fof_env.force_on_force import constants as st
 
@@ -223,6 +226,7 @@ class ForceOnForceHeuristic:
         self.game = game
         self.player = int(player)
         self.seed = seed
+        self.rng = random.Random(seed)  # the set-up's mixed strategy only
         self.w = weights or Weights()
         sc = game.setup
         self.hit_vp = _hit_values(sc, self.player) + self.w.tactical  # a hit I score
@@ -379,7 +383,7 @@ class ForceOnForceHeuristic:
             v -= 1.0 * sum(1 for q in placed if q == p) + 0.05 * sum(1 for q in placed if dist[q] <= 2.0 + _EPS)
             return v
 
-        return max(legal, key=lambda p: (value(p), -p))
+        return choose_among_best(legal, value, self.rng.randrange)  # a mixed set-up (agents.mixed_setup)
 
     def _declare_hidden(self, state, legal: list[int]) -> int:
         units = [a for a in legal if a != state.PASS]
@@ -776,8 +780,8 @@ class ForceOnForceHeuristic:
         enemies = self._enemies(state)
         if not enemies:
             return legal[0]
-        table = state.sc.table
-        return min(legal, key=lambda p: (min(table.dist[p][state.pos[t]] for t in enemies), p))
+        table = state.sc.table  # a Hunted! sniper team: near the enemy, drawn among the best few points
+        return choose_among_best(legal, lambda p: -min(table.dist[p][state.pos[t]] for t in enemies), self.rng.randrange)
 
 
 _HANDLERS = {

@@ -3,8 +3,8 @@ FUBAR, Village Patrol, a scenario file).
 
 **What they look at.** The state's public facts only: FUBAR has no hidden units, so that is the whole
 table (positions, figures, statuses, the scenario's terrain and objectives) and the decision's context;
-never the dice, never a clone played forward. The bots are deterministic (``seed`` is accepted for the
-agent API).
+never the dice, never a clone played forward. The bots are deterministic but for their set-up: each
+unit's point is drawn among its four best with the bot's own ``random.Random(seed)`` (``agents.mixed_setup``).
 
 **Expected hits.** Fire by unit s at unit t is judged by its expected *unsaved* hits: every able figure's
 Fire Points at the range (walking: small arms and grenades only) times the chance a die hits (the need is
@@ -47,7 +47,10 @@ Every action returned is one of ``state.legal_actions()``.
 
 from __future__ import annotations
 
+import random
+
 from agents.decision_memo import DecisionMemo
+from agents.mixed_setup import choose_among_best
 from fof_env.fubar.constants import SUPP
 from fof_env.fubar.setup import WORDS
 from fof_env.fubar.tables import (
@@ -77,6 +80,7 @@ class FubarHeuristic:
         self.game = game
         self.player = player
         self.seed = seed
+        self.rng = random.Random(seed)  # the set-up's mixed strategy only
         sc = game.setup
         scen = sc.scenario
         self.sc = sc
@@ -277,14 +281,13 @@ class FubarHeuristic:
         return choice if choice in legal else legal[0]
 
     def _deploy(self, s, legal):
+        """A set-up point drawn among the best few (``agents.mixed_setup``)."""
         u = s.ask
-        best = None
-        for p in legal:
-            v = 0.5 * self.sc.geo.level[p] + self.goal(s, u, p) - 0.8 * self.threat(s, u, p)
-            v += self._view(p) * 0.02
-            if best is None or v > best[0] + _EPS:
-                best = (v, p)
-        return best[1]
+
+        def value(p: int) -> float:
+            return 0.5 * self.sc.geo.level[p] + self.goal(s, u, p) - 0.8 * self.threat(s, u, p) + 0.02 * self._view(p)
+
+        return choose_among_best(legal, value, self.rng.randrange)
 
     def _view(self, p: int) -> int:
         cache = self.__dict__.setdefault("_views", {})

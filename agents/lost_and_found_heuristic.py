@@ -10,7 +10,8 @@ decision's own context. For the USMC a hidden Taliban team is "somewhere in the
 woods of its deployment zone": its threat is averaged over those points, its
 strength is its order of battle, and no USMC move ends on one of those points (so
 no choice can depend on where it really is). Never the state's dice, never a
-clone. The bots are deterministic (``seed`` is accepted for the agent API).
+clone. The bots are deterministic but for their set-up: each unit's deployment point is drawn
+among its four best with the bot's own ``random.Random(seed)`` (``agents.mixed_setup``).
 
 **Expected hits.** An attack of ``f`` dice against ``d`` defence dice is judged by
 its expected casualties (:func:`expected_hits`): hits = max over v >= 4 of
@@ -40,10 +41,11 @@ position value) and then fire. Position values:
 
 **Taliban** (player 0):
 
-* *Set-up*: every team deploys on the woods point of its zone that sees the most
-  of the West entry edge and of the open ground around the pilot's building (Team
-  Three, in the compound, takes the house point with the widest view); every team
-  in the woods is declared Hidden.
+* *Set-up*: every team deploys on one of the four points of its zone that score best
+  for woods (to hide), cover and the view of the West entry edge and of the open
+  ground around the pilot's building, drawn at random (Team Three, in the compound,
+  among the house points with the widest view); every team in the woods is declared
+  Hidden.
 * *Ambush*: turn 1 opens with the fire with the most expected hits (exposed
   targets, in Optimum Range, many dice); every team that has a good shot fires.
   A hidden team with no shot worth its cover stays put and hidden.
@@ -96,12 +98,14 @@ Every action returned is one of ``state.legal_actions()``; a decision costs abou
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
 
+from agents.mixed_setup import choose_among_best
 from fof_env.force_on_force import combat
 from fof_env.force_on_force import constants as st
 
@@ -384,6 +388,7 @@ class LostAndFoundHeuristic:
         self.game = game
         self.player = int(player)
         self.seed = seed
+        self.rng = random.Random(seed)  # the set-up's mixed strategy only
         self.w = weights or DEFAULT_WEIGHTS
         self._plan: tuple | None = None  # (history length, unit, kind, dest, target)
 
@@ -457,10 +462,11 @@ class LostAndFoundHeuristic:
 
     # ============================================================ set-up
     def _deploy(self, state, legal: list[int]) -> int:
+        """A set-up point drawn among the best few (``agents.mixed_setup``)."""
         u = state.queue[0]
         if self.player == TALIBAN:
-            return max(legal, key=lambda p: (self._ambush_value(state, p), -p))
-        return self._usmc_entry(state, u, legal)
+            return choose_among_best(legal, lambda p: self._ambush_value(state, p), self.rng.randrange)
+        return choose_among_best(legal, self._usmc_entry_value(state, u), self.rng.randrange)
 
     def _ambush_value(self, state, p: int) -> float:
         """A Taliban deployment point: woods (to hide), cover, and the view of the Marines' ways."""
@@ -472,7 +478,8 @@ class LostAndFoundHeuristic:
         view = sum(los[q] for q in west) + 0.5 * sum(los[q] for q in near_pilot)
         return view + 20.0 * table.in_woods[p] + 5.0 * table.terrain_cover[p]
 
-    def _usmc_entry(self, state, u: int, legal: list[int]) -> int:
+    def _usmc_entry_value(self, state, u: int):
+        """The value of each entry point for team ``u``: little threat, near the pilot, not stacked."""
         table = state.sc.table
         shooters = _enemy_shooters(state, USMC)
         pilot = state.pilot_pos if state.pilot_pos >= 0 else state.sc.pilot.start
@@ -483,7 +490,7 @@ class LostAndFoundHeuristic:
             spread = 0.2 * sum(1 for q in placed if q == p)
             return -self.w.usmc_threat * thr - 0.02 * table.dist[p][pilot] - spread
 
-        return max(legal, key=lambda p: (value(p), -p))
+        return value
 
     def _declare_hidden(self, state, legal: list[int]) -> int:
         units = [a for a in legal if a != state.PASS]

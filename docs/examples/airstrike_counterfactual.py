@@ -11,7 +11,7 @@ heuristic Taliban on the same game seeds, and prints W/D/L for each::
 
     .venv/bin/python docs/examples/airstrike_counterfactual.py --game lost_and_found --games 1000
 
-Both play the same games: game ``i`` against an opponent has the dice seed and the opponent's seed
+Both play the same games: game ``i`` against an opponent has the dice seed and the two agents' seeds
 that ``fof evaluate --agents OPPONENT ppo@usmc --no-mirror --seed SEED`` gives its game ``i``
 (:func:`evaluation.tournament.game_seeds`), so the variants differ only from the first call where one
 passes. With ``--games 1000`` on one core: 127 s for Lost & Found, 173 s for FUBAR.
@@ -38,6 +38,9 @@ def no_call_unless_ahead(game, player):
     policy = PPOAgent(game, player)
 
     class NoCallUnlessAhead:
+        def reseed(self, seed) -> None:
+            policy.reseed(seed)
+
         def act(self, state) -> int:
             if state.decision_kind == "call_airstrike":
                 vp = state.victory_points()
@@ -57,6 +60,9 @@ def no_call_unless_safely_ahead(game, player):
     policy = no_call_unless_ahead(game, player)
 
     class NoCallUnlessSafelyAhead:
+        def reseed(self, seed) -> None:
+            policy.reseed(seed)
+
         def act(self, state) -> int:
             if state.decision_kind == "call_airstrike":
                 vp = state.victory_points()
@@ -86,8 +92,9 @@ def main(argv=None) -> None:
             agent = variant(game, usmc)
             wins = draws = 0
             for i in range(args.games):
-                dice, taliban_seed, _ = game_seeds(args.seed, (opponent, "ppo@usmc"), i)
+                dice, taliban_seed, usmc_seed = game_seeds(args.seed, (opponent, "ppo@usmc"), i)
                 taliban = make_agent(opponent, game, 1 - usmc, seed=taliban_seed)
+                agent.reseed(usmc_seed)  # its set-up is drawn with its own generator, as fof evaluate seeds it
                 winner = play_game(game, [taliban, agent], dice, record=False).winner
                 wins += winner == usmc
                 draws += winner is None

@@ -229,6 +229,11 @@ class FubarState(CloseCombatMixin, FireMixin, MovementMixin, State):
     def decision_kind(self) -> str:
         return KIND_NAMES[self.kind]
 
+    def is_placement(self) -> bool:
+        """Whether the current decision is a unit's set-up point (bots draw it from a mixed
+        strategy: ``agents.mixed_setup``)."""
+        return self.kind == D_DEPLOY
+
     @property
     def decision(self) -> Decision:
         k = self.kind

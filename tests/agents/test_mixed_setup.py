@@ -1,0 +1,98 @@
+"""Set-ups that vary (agents.mixed_setup): every bot draws its set-up placements among its best few points.
+
+A bot that hides the same team at the same point every game gives its ambush away to anyone who has played
+it once: over 100 games no unit's most frequent point may be chosen in more than 40% of them; the same seed
+gives the same set-up (the bot's own generator, never the dice).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.base import make_agent
+from agents.mixed_setup import SETUP_CHOICES, choose_among_best, is_placement
+from evaluation.setup_spread import placements, too_regular
+from fof_env.core.registry import make_game
+from tests.force_on_force.hedgerow_helpers import dist, draw, state
+
+SIDES_THAT_SET_UP = [
+    ("lost_and_found", "taliban"), ("lost_and_found", "usmc"),
+    ("compound_raid", "militia"), ("compound_raid", "british"),
+    ("wwii_hedgerow_hamlet", "ger"), ("wwii_hedgerow_hamlet", "us"),
+    ("fubar_lost_and_found", "taliban"), ("fubar_lost_and_found", "usmc"),
+    ("fubar_village_patrol", "insurgents"), ("fubar_village_patrol", "patrol"),
+]  # fmt: skip
+
+
+def test_choose_among_best_draws_uniformly_from_the_k_best_ties_to_the_lower_action():
+    score = {5: 1.0, 3: 2.0, 9: 2.0, 1: 0.5, 7: 0.1}
+    asked = []
+
+    def draw_index(i):
+        def draw_(n):
+            asked.append(n)
+            return i
+
+        return draw_
+
+    assert [choose_among_best(score, score.get, draw_index(i)) for i in range(4)] == [3, 9, 5, 1]
+    assert asked == [4, 4, 4, 4]
+    assert choose_among_best([4, 2], {4: 0.0, 2: 0.0}.get, draw_index(0), k=4) == 2  # fewer than k: all of them
+    assert asked[-1] == 2
+    assert choose_among_best(score, score.get, draw_index(1), k=1 + 1) == 9
+    with pytest.raises(ValueError, match="no action"):
+        choose_among_best([], score.get, draw_index(0))
+    assert SETUP_CHOICES == 4
+
+
+@pytest.mark.parametrize(("game_name", "side"), SIDES_THAT_SET_UP)
+def test_no_heuristic_unit_repeats_its_set_up_point_in_over_40_percent_of_100_games(game_name, side):
+    spreads = placements(game_name, side, "heuristic", "heuristic", list(range(100)))
+    assert spreads and all(s.games == 100 for s in spreads)
+    assert too_regular(spreads, 0.4) == []
+    assert all(len(s.points) >= 3 for s in spreads)  # every unit has at least three points in its mix
+
+
+@pytest.mark.parametrize(("game_name", "side"), [("lost_and_found", "taliban"), ("fubar_lost_and_found", "taliban")])
+def test_the_learned_taliban_vary_their_set_up_too(game_name, side):
+    spreads = placements(game_name, side, "ppo", "heuristic", list(range(60)))
+    assert spreads and too_regular(spreads, 0.4) == [] and all(len(s.points) >= 3 for s in spreads)
+
+
+@pytest.mark.parametrize("agent", ["heuristic", "ppo"])
+def test_the_same_seed_gives_the_same_set_up_and_another_seed_another(agent):
+    game = make_game("lost_and_found")
+
+    def set_up(seed: int) -> list[str]:
+        bot = make_agent(agent, game, "taliban", seed=seed)
+        state_ = game.new_initial_state(0)  # the same dice every time: only the bot's seed differs
+        points = []
+        while state_.current_player == 0 and is_placement(state_):
+            action = bot.act(state_)
+            points.append(state_.action_to_str(action))
+            state_.apply(action)
+        return points
+
+    assert len(set_up(11)) == 4 and set_up(11) == set_up(11)
+    assert len({tuple(set_up(seed)) for seed in range(12)}) >= 6
+
+
+def test_the_hunted_sniper_is_a_placement_drawn_among_the_points_nearest_the_enemy():
+    """004_fa8d850a9c124bb3.txt, Hunted!: "Your opponent gains a sniper team that can be placed anywhere within 24" of one of
+    your units." The German heuristic places it on one of the four woods points nearest a U.S. unit (us.A at x01y35),
+    not always the same one."""
+    chosen = set()
+    for seed in range(24):
+        s = state("hunted", units={"us.A": {"at": "x01y35"}, "ger.1": {"at": "x35y01"}})
+        draw(s, "us")
+        assert s.decision.kind == "reinforce_point" and is_placement(s)
+        legal = s.legal_action_strings()
+        nearest = sorted(legal, key=lambda p: (dist(p, "x01y35"), p))[:4]
+        bot = make_agent("heuristic", s.game, "ger", seed=seed)
+        chosen.add(s.action_to_str(bot.act(s)))
+    assert chosen <= set(nearest) and len(chosen) >= 3
+
+
+def test_no_placement_in_a_game_without_a_set_up():
+    game = make_game("strike_force_one")
+    assert not is_placement(game.new_initial_state(0))
