@@ -296,11 +296,13 @@ class WWIIFogDeck:
     def _played(self, side: int, spec: CardSpec, target: str = "") -> None:
         self.events.append(FogCardPlayed(self.SIDES[side], spec.key, target))
 
-    def _victim(self, side: int, purpose: str = "random unit", known_to: int = -1) -> int:
+    def _victim(self, side: int, purpose: str = "random unit", known_to: int = -1, riflemen: bool = False) -> int:
         """ "Randomly determine which unit": one of ``side``'s active units on the table (-1: none); with
-        ``known_to``, only those that player may see (a Hidden unit must not shape his choices, R72)."""
+        ``known_to``, only those that player may see (a Hidden unit must not shape his choices, R72); with
+        ``riflemen``, only infantry units with a figure that shoots (no AFV, no unit of medics: R73)."""
         victims = [u for u in self.SIDE_UNITS[side]
-                   if self.active(u) and (known_to < 0 or self.visible_to(u, known_to))]  # fmt: skip
+                   if self.active(u) and (known_to < 0 or self.visible_to(u, known_to))
+                   and (not riflemen or self._fires_as_infantry(u))]  # fmt: skip
         if not victims:
             return -1
         return victims[self.roll(len(victims), purpose) - 1] if len(victims) > 1 else victims[0]
@@ -385,9 +387,15 @@ class WWIIFogDeck:
             if not self.effective(t) and self.pilot_unit == t:
                 self._pilot_flees()
 
+    def _fires_as_infantry(self, u: int) -> bool:
+        """An infantry unit (not a crewed AFV) with a figure that shoots (a medic does not: R47)."""
+        return self.shooting_figures(u) > 0 and not (self.sc.vehicles and self.is_afv(u))
+
     def _card_give_em_hell(self, side: int, spec: CardSpec) -> None:
-        t = self._victim(side)
-        self._played(side, spec, self.UNIT_NAMES[t] if t >= 0 else "")
+        """ "One of your infantry units gets carried away and blazes away at the enemy": a random one of
+        the drawer's infantry units that fire (rulings R73)."""
+        t = self._victim(side, riflemen=True)
+        self._played(side, spec, self.UNIT_NAMES[t] if t >= 0 else "no infantry unit that fires: no effect (rulings R73)")
         if t >= 0:
             self.mad[t] = 1  # an extra Firepower die for every fire this turn (as the D10 Mad Minute)
             self.cards = self.cards._replace(hell=self.cards.hell + (t,))
