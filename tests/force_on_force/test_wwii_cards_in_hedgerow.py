@@ -72,3 +72,57 @@ def test_a_unit_with_no_one_who_shoots_fires_no_extra_die():
     assert s.mad[doc] == 1 and s.fire_capacity(doc) == 0
     s.apply("us.Doc")
     assert "fire" not in s.legal_action_strings()
+# ------------------------------------------------------------------ An Excellent Position on a tank
+TANKS = {"us.A": {"at": "x05y05"}, "us.Sherman": {"at": "x05y17"}, "ger.1": {"at": "x31y05"},
+         "ger.PzIV": {"at": "x25y17"}}  # fmt: skip
+
+
+def test_an_excellent_position_adds_a_die_to_a_tanks_armour():
+    """004_fa8d850a9c124bb3.txt, An Excellent Position: "As long as the unit stays in its current position it
+    receives an additional Defense die over and above any Cover or Armor dice." The US holds the card; at the
+    start of turn 2 (initiative: the US's one d8 rolls 5, the Germans' 1) it plays it on the Sherman, facing
+    east at the Panzer IV: its front armour is Medium 3d8, now 4d8 (rulings R74). The Panzer IV's gun (Class 3
+    (4d), its crew's d8s) meets 4 armour dice."""
+    seed_says(SEED_WWII, "it receives an additional Defense die over and above any Cover or Armor dice.")
+    s = position(units=TANKS, rolls=[5, 1], hands={"us": ["excellent_position"]})
+    s.apply("pass")
+    s.apply("pass")
+    assert (s.decision.kind, s.decision.player, s.turn) == ("fog_of_war_unit", 0, 2)
+    assert s.legal_action_strings() == ["us.A", "us.Sherman", "pass"]
+    s.apply("us.Sherman")
+    sherman, panzer = unit(s, "us.Sherman"), unit(s, "ger.PzIV")
+    assert s.afv_defense(sherman, s.pos[panzer]) == (4, 8)
+    s.dice = ScriptedDice([1, 1, 1, 1, 1, 1, 1, 1])
+    s._attack(sherman, 4, 8, s.pos[panzer], "ger.PzIV")
+    (fire,) = [e for e in s.events if type(e).__name__ == "FireResolved"]
+    assert (fire.firepower, fire.defense, s.dice._pos) == (4, 4, 8)
+
+
+def test_an_excellent_position_does_not_cover_an_open_hatch():
+    """004_fa8d850a9c124bb3.txt, An Excellent Position: "an additional Defense die over and above any Cover or
+    Armor dice" -- the position shelters the vehicle, not the commander standing in its open hatch: infantry
+    fire at an unbuttoned tank still meets the commander's one die (R87, rulings R74)."""
+    units = {**TANKS, "us.Sherman": {"at": "x05y17", "status": ["excellent_position"],
+                                     "vehicle": {"buttoned": False}}}  # fmt: skip
+    s = position(units=units, rolls=[1, 1, 1, 1, 1])
+    s._attack(unit(s, "us.Sherman"), 4, 8, s.pos[unit(s, "ger.1")], "ger.1")
+    (fire,) = [e for e in s.events if type(e).__name__ == "FireResolved"]
+    assert (fire.firepower, fire.defense) == (4, 1)
+
+
+# ------------------------------------------------------------------ BOOM!!, Incoming! and friendly fire on a tank
+def test_boom_strikes_a_tank_through_its_deck_armour():
+    """004_fa8d850a9c124bb3.txt, BOOM!!: "A booby-trap or mine has detonated near one of your units!" and "The
+    unit takes a 4d10 Firepower attack to which it may not React. The stricken unit's Defense is determined as
+    usual." A blast has no shooter to face: the tank defends with the armour 004 gives fire that comes from
+    no facing, its deck ("AFV deck armor is -2 dice", R81; rulings R75). The Sherman, the US's only unit (no
+    die for the random unit): Medium 3d8 - 2 = one d8 against the 4d10; with an Excellent Position, two."""
+    seed_says(SEED_WWII, "The unit takes a 4d10 Firepower attack to which it may not React.", "AFV deck armor is -2 dice")
+    for status, armour in (([], 1), (["excellent_position"], 2)):
+        units = {"us.Sherman": {"at": "x05y17", "status": status}, "ger.1": {"at": "x31y05"}}
+        s = position("boom", units=units, rolls=[1] * (4 + armour))
+        draw(s, "us")
+        (fire,) = [e for e in s.events if type(e).__name__ == "FireResolved"]
+        assert (fire.shooter, fire.firepower, fire.defense, fire.casualties) == ("BOOM!! (booby-trap)", 4, armour, 0)
+        assert [e.sides for e in rolls(s, "armour of us.Sherman")] == [8] * armour
+        assert [e.sides for e in rolls(s, "firepower of BOOM!! (booby-trap)")] == [10] * 4
