@@ -126,3 +126,15 @@ def test_boom_strikes_a_tank_through_its_deck_armour():
         assert (fire.shooter, fire.firepower, fire.defense, fire.casualties) == ("BOOM!! (booby-trap)", 4, armour, 0)
         assert [e.sides for e in rolls(s, "armour of us.Sherman")] == [8] * armour
         assert [e.sides for e in rolls(s, "firepower of BOOM!! (booby-trap)")] == [10] * 4
+
+
+def test_incoming_strikes_a_tank_through_its_deck_armour():
+    """004_fa8d850a9c124bb3.txt, Incoming!: "One of your units is struck by a random barrage of mortar fire." and
+    "The affected unit is struck with a Firepower of 6d6." Mortar rounds fall from above: the Sherman, the
+    US's only unit, meets the 6d6 with its deck armour, one d8 (rulings R75)."""
+    seed_says(SEED_WWII, "The affected unit is struck with a Firepower of 6d6.")
+    s = position("incoming", units={"us.Sherman": {"at": "x05y17"}, "ger.1": {"at": "x31y05"}}, rolls=[1] * 7)
+    draw(s, "us")
+    (fire,) = [e for e in s.events if type(e).__name__ == "FireResolved"]
+    assert (fire.firepower, fire.defense, fire.casualties) == (6, 1, 0)
+    assert [e.sides for e in rolls(s, "armour of us.Sherman")] == [8]
