@@ -138,3 +138,21 @@ def test_incoming_strikes_a_tank_through_its_deck_armour():
     (fire,) = [e for e in s.events if type(e).__name__ == "FireResolved"]
     assert (fire.firepower, fire.defense, fire.casualties) == (6, 1, 0)
     assert [e.sides for e in rolls(s, "armour of us.Sherman")] == [8]
+
+
+def test_friendly_fire_on_a_tank_strips_its_applied_armour():
+    """004_fa8d850a9c124bb3.txt, There's Nothing Friendly About It!: "If a vehicle is struck, roll on the 2 Hits
+    column of the Vehicle Damage Results chart." and "Side or applied armor (Tracks, sandbags, Side skirts) +1
+    dice until first hit": the struck vehicle has taken its first hit, so its side skirts are gone (rulings
+    R76). The Panzer IV (the Germans' only unit: no die for the random unit) rolls a 1 on the 2 Hits column:
+    immobilised (R82); its Confident crew passes its Morale Check (five 4s); its front armour is now 3d8, not
+    4d8."""
+    seed_says(SEED_WWII, "If a vehicle is struck, roll on the 2 Hits column of the Vehicle Damage Results chart.",
+              "Side or applied armor (Tracks, sandbags, Side skirts) +1 dice until first hit")  # fmt: skip
+    units = {"us.Sherman": {"at": "x05y17"}, "ger.PzIV": {"at": "x25y17"}}
+    s = position("nothing_friendly", units=units, rolls=[1, 4, 4, 4, 4, 4], initiative="ger")
+    panzer, sherman = unit(s, "ger.PzIV"), unit(s, "us.Sherman")
+    assert s.afv_defense(panzer, s.pos[sherman]) == (4, 8)
+    draw(s, "ger")
+    assert s.dice._pos == 6 and s.veh[panzer].immobilised == 1 and not s.veh[panzer].bailed
+    assert s.veh[panzer].applied == 0 and s.afv_defense(panzer, s.pos[sherman]) == (3, 8)

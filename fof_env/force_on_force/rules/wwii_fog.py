@@ -365,20 +365,16 @@ class WWIIFogDeck:
             self._attack(t, 6, 6, -1, "Incoming! (mortar fire)")
 
     def _card_friendly_fire(self, side: int, spec: CardSpec) -> None:
-        """Infantry: "each figure in the unit must roll a 4+ to avoid becoming a casualty" (R64)."""
+        """Infantry: "each figure in the unit must roll a 4+ to avoid becoming a casualty" (R64); a vehicle
+        takes two hits on the Vehicle Damage Results chart (R76)."""
         t = self._victim(side)
         self._played(side, spec, self.UNIT_NAMES[t] if t >= 0 else "")
         if t < 0:
             return
         if getattr(self.sc, "vehicles", None) and self.is_afv(t):
-            # "If a vehicle is struck, roll on the 2 Hits column of the Vehicle Damage Results chart."
-            from fof_env.force_on_force.rules.wwii_vehicles import damage_chart
-
-            chart = damage_chart()
-            column = chart["columns"]["2"]
-            self._vehicle_hit(
-                t, column[self.roll(chart["die"], f"vehicle damage of {self.UNIT_NAMES[t]} (2 hits)") - 1]
-            )
+            # "If a vehicle is struck, roll on the 2 Hits column of the Vehicle Damage Results chart.": two
+            # hits, so its applied armour ("+1 dice until first hit") is gone too (R76)
+            self.strike_vehicle(t, 2)
             return
         rolls = [self.roll(6, f"friendly fire on {self.UNIT_NAMES[t]}") for _ in range(self.effective(t))]
         hits = sum(1 for r in rolls if r < combat.SUCCESS)
