@@ -63,7 +63,9 @@ Before the Asset Cards, with the first aid choices below (``--games
 its gun at AFVs); buttoned up, it spends its spotting attempt when it sees enemy it may not fire at (concealed
 infantry, R85), and if they stay concealed it opens its hatch to fire at them, closing it again when enemy
 infantry stands within 12" in sight (R87: they may shoot the commander). The P-47 goes to the enemy unit with
-the most effective figures, as soon as the strike may be called. Fog of War cards: R67.
+the most effective figures, as soon as the strike may be called. Fog of War cards: R67; An Excellent Position
+goes to the unit whose extra defence die (its cover, or a tank's armour) saves the most expected hits where
+it stands, and is kept while no enemy it knows of could fire at any of its units (R74).
 
 **First aid** (``wwii_first_aid``, rulings R43-R46). *Calling a medic* (``call_medic``): the Medic table (1 dead,
 2-3 serious, 4-5 walking wounded, 6 OK) against the standard one (1-2 dead, 3-4 serious, 5 walking wounded,
@@ -165,11 +167,12 @@ def firepower_at(state, u: int, s_pos: int, t: int, t_pos: int, moved_u: int, mo
     return combat.firepower(figures, sup, optimum=optimum, bonuses=bonus, penalties=pen, capped=full)
 
 
-def defense_at(state, t: int, t_pos: int, s_pos: int, fp: int, moved_t: int) -> int:
-    """Defence dice of unit ``t`` at ``t_pos`` (``moved_t`` this turn) against ``fp`` dice from ``s_pos``."""
+def defense_at(state, t: int, t_pos: int, s_pos: int, fp: int, moved_t: int, extra: int = 0) -> int:
+    """Defence dice of unit ``t`` at ``t_pos`` (``moved_t`` this turn) against ``fp`` dice from ``s_pos``;
+    ``extra``: cover dice more (an Excellent Position it would be given)."""
     table = state.sc.table
     at_home = t_pos == state.pos[t]
-    cover = table.cover_from[s_pos][t_pos] + (state.excellent[t] if at_home else 0)
+    cover = table.cover_from[s_pos][t_pos] + (state.excellent[t] if at_home else 0) + extra
     if state.full:
         in_cover = at_home and state.in_cover[t]
         auto = moved_t == 0 and not table.exposed[t_pos] and not state.is_irregular(t)
@@ -180,23 +183,27 @@ def defense_at(state, t: int, t_pos: int, s_pos: int, fp: int, moved_t: int) -> 
 
 
 def hits_at(state, u: int, s_pos: int, t: int, t_pos: int, moved_u: int, moved_t: int,
-            figures: int | None = None, weapons: list[int] | None = None, first: bool = True) -> float:
+            figures: int | None = None, weapons: list[int] | None = None, first: bool = True,
+            extra_defense: int = 0) -> float:
     """Expected casualties of ``u`` firing from ``s_pos`` at ``t`` standing at ``t_pos`` (hits on the armour of
-    a WWII AFV: rules/wwii_vehicles.py)."""
+    a WWII AFV: rules/wwii_vehicles.py); ``extra_defense``: defence dice more for ``t`` (an Excellent Position
+    it would be given: cover for infantry, armour for an AFV, none for an open hatch's commander, R74)."""
     if state.sc.vehicles and (state.is_afv(u) or state.is_afv(t)):
         fp = state.afv_firepower(u, t, first)  # None: infantry fire at an unbuttoned tank's commander (R87)
         if fp is not None and state.is_afv(t):
             if fp <= 0:
                 return 0.0
             dice, die = state.afv_defense(t, s_pos, at=t_pos)
-            return expected_hits(fp, state.tq[u], dice, die)
+            return expected_hits(fp, state.tq[u], dice + extra_defense, die)
         if fp is not None:  # an AFV's fire at infantry
-            return min(expected_hits(fp, state.tq[u], defense_at(state, t, t_pos, s_pos, fp, moved_t), state.tq[t]),
-                       float(state.effective(t))) if fp > 0 else 0.0  # fmt: skip
+            dfn = defense_at(state, t, t_pos, s_pos, fp, moved_t, extra_defense)
+            return min(expected_hits(fp, state.tq[u], dfn, state.tq[t]), float(state.effective(t))) if fp > 0 else 0.0
+        if state.is_afv(t):
+            extra_defense = 0  # the commander in the hatch gains no die from the position (R74)
     fp = firepower_at(state, u, s_pos, t, t_pos, moved_u, moved_t, figures, weapons, first)
     if fp <= 0:
         return 0.0
-    dfn = defense_at(state, t, t_pos, s_pos, fp, moved_t)
+    dfn = defense_at(state, t, t_pos, s_pos, fp, moved_t, extra_defense)
     return min(expected_hits(fp, state.tq[u], dfn, state.tq[t]), float(state.effective(t)))
 
 
@@ -293,21 +300,22 @@ class ForceOnForceHeuristic:
         """Points where a hidden enemy unit may stand: never a destination (no choice may depend on it)."""
         return self._memo.get(("banned",), lambda: {p for _, pts in self._hidden_points(state) for p in pts})
 
-    def _threat(self, state, u: int, q: int, moved: int, enemies: list[int]) -> float:
+    def _threat(self, state, u: int, q: int, moved: int, enemies: list[int], extra_defense: int = 0) -> float:
         """Expected casualties unit ``u`` may take standing at ``q`` (each known enemy that sees q
-        fires with chance ``threat``; a hidden one from each of its possible points, shared)."""
+        fires with chance ``threat``; a hidden one from each of its possible points, shared), with
+        ``extra_defense`` defence dice more."""
         los = state.sc.table.los
         total = 0.0
         for e in enemies:
             ep = state.pos[e]
             if los[ep][q]:
                 w = 0.5 if state.pinned[e] else 1.0
-                total += w * hits_at(state, e, ep, u, q, 0, moved, *self._arms(state, e))
+                total += w * hits_at(state, e, ep, u, q, 0, moved, *self._arms(state, e), extra_defense=extra_defense)
         for e, pts in self._unknown_enemies(state):
             arms = self._arms(state, e)
             for p in pts:
                 if los[p][q]:
-                    total += hits_at(state, e, p, u, q, 0, moved, *arms) / len(pts)
+                    total += hits_at(state, e, p, u, q, 0, moved, *arms, extra_defense=extra_defense) / len(pts)
         return self.w.threat * total
 
     def _arms(self, state, u: int) -> tuple[int, list[int]]:
@@ -759,10 +767,26 @@ class ForceOnForceHeuristic:
 
     # ============================================================ Fog of War
     def _fow_unit(self, state, legal: list[int]) -> int:
-        units = [a for a in legal if a != state.PASS]  # a held WWII card is played at once
+        units = [a for a in legal if a != state.PASS]
         if not units:
             return state.PASS
-        return max(units, key=lambda a: (state.effective(a - state.UNIT0), -a))
+        if state.decision.context.get("result") == "excellent_position":
+            return self._excellent_position(state, units)
+        return max(units, key=lambda a: (state.effective(a - state.UNIT0), -a))  # Medic!: played at once
+
+    def _excellent_position(self, state, units: list[int]) -> int:
+        """An Excellent Position on the unit whose extra defence die (cover, or a tank's armour: R74) saves
+        the most expected hits where it stands now; kept (``pass``) while it would save none."""
+        enemies = self._enemies(state)
+
+        def saved(a: int) -> float:
+            u = a - state.UNIT0
+            q, moved = state.pos[u], state.moved[u]
+            return self._threat(state, u, q, moved, enemies) - self._threat(state, u, q, moved, enemies, 1)
+
+        gains = {a: saved(a) for a in units}
+        best = max(units, key=lambda a: (gains[a], -a))
+        return best if gains[best] > _EPS else state.PASS
 
     def _fow_point(self, state, legal: list[int]) -> int:
         if state.PASS in legal:  # a WWII card (Swiss Cheese, Fire! Fire!): the feature most enemies stand in

@@ -42,7 +42,10 @@ a draw), ``returns``, ``score`` and, after an illegal action, ``illegal_action``
 
 **Rendering.** ``render_mode="human"`` prints the text map on ``render()`` (which
 returns None; PettingZoo's ``render_test`` and ``CaptureStdoutWrapper`` use it),
-``"ansi"`` returns it, ``"rgb_array"`` returns an image.
+``"ansi"`` returns it, ``"rgb_array"`` returns an image. These are the umpire's picture:
+every unit, Hidden ones included, and both sides' Fog of War hands.
+``render(player=agent)`` (text modes; through wrappers ``env.unwrapped.render(player=agent)``)
+shows only what that agent may know.
 
 Seeding: ``reset(seed=s)`` plays ``game.new_initial_state(s)``; ``reset()`` draws the game
 seed from the env's own generator. ``reset(options={"position": {...}})`` starts
@@ -267,11 +270,15 @@ class WargameAECEnv(AECEnv):
         """Boolean legal-action mask of ``agent`` (default: the agent to act)."""
         return self.observe(agent or self.agent_selection)["action_mask"].astype(bool)
 
-    def render(self):
+    def render(self, player: str | int | None = None):
+        """The game as the umpire sees it: every unit, Hidden ones included, and both sides' Fog of War
+        hands. ``player`` (an agent name or index, text modes only) gives that player's own picture
+        instead, with only what it may know; through PettingZoo's wrappers, which pass no arguments, call
+        ``env.unwrapped.render(player=...)``."""
         if self.render_mode is None:
             warnings.warn("render() called with render_mode=None", stacklevel=2)
             return None
-        return self._renderer(self.game_state)
+        return self._renderer(self.game_state, None if player is None else self.game.player_index(player))
 
     def close(self) -> None:
         """Nothing to release (PettingZoo's API test requires ``close`` beside ``render``)."""

@@ -95,7 +95,9 @@ see :mod:`fof_env.envs.infos`.
 
 **Rendering.** ``render_mode="ansi"`` returns the text map, ``"rgb_array"`` an image,
 ``"human"`` prints the text map on every ``reset`` and ``step`` (and on ``render()``,
-which returns None).
+which returns None). These are the umpire's picture: every unit, Hidden ones included, and
+both sides' Fog of War hands. ``render(player=side)`` (text modes; through wrappers
+``env.unwrapped.render(player=side)``) shows only what that side may know.
 
 **Options.** A keyword argument that is neither the env's own nor a game option
 raises :class:`~fof_env.core.errors.UnknownOptionError`, an ``OptionError`` that is
@@ -372,7 +374,11 @@ class WargameEnv(gym.Env):
             self.infos, self.game_state, self.player, self.action_masks(), counts, self.episode_seed, self._outcome
         )
 
-    def render(self):
+    def render(self, player: str | int | None = None):
+        """The game as the umpire sees it: every unit, Hidden ones included, and both sides' Fog of War
+        hands (what ``"human"`` prints on every step). ``player`` (a side name or index, text modes only)
+        gives that player's own picture instead, with only what it may know; through Gymnasium's
+        wrappers, which pass no arguments, call ``env.unwrapped.render(player=...)``."""
         if self.render_mode is None:
             gym.logger.warn(
                 "render() called with render_mode=None; pass render_mode='human', 'ansi' or 'rgb_array'"
@@ -380,7 +386,7 @@ class WargameEnv(gym.Env):
             return None
         if self.game_state is None:
             raise gym.error.ResetNeeded("call reset() before render()")
-        return self._renderer(self.game_state)
+        return self._renderer(self.game_state, None if player is None else self.game.player_index(player))
 
 
 class IllegalActionLoss(gym.Wrapper):

@@ -133,21 +133,39 @@ def rgb_renderer(state) -> Callable[[Any], np.ndarray]:
         ) from None
 
 
+def player_text(state, player: int) -> str:
+    """The text picture of ``state`` as ``player`` may see it: ``state.view_text(player)`` where the game
+    has hidden information (Force on Force, FUBAR: no Hidden enemy, no card of the other hand), else
+    ``str(state)`` (Strike Force One shows both sides everything)."""
+    picture = getattr(state, "view_text", None)
+    return picture(player) if callable(picture) else str(state)
+
+
 class StateRenderer:
     """``render_mode`` "human" (prints the state's text map, returns None), "ansi" (returns
     that text) or "rgb_array" for any game, resolving the RGB drawing function once (shared by
-    both environment adapters)."""
+    both environment adapters).
+
+    With ``player`` None the picture is the umpire's: every unit, Hidden ones included, and both
+    Fog of War hands (for replays, debugging and referees, never for a side's eyes). With a
+    ``player`` index, the text modes show only what that player may know (:func:`player_text`);
+    ``rgb_array`` draws the umpire's picture only and refuses a ``player``.
+    """
 
     def __init__(self, mode: str | None):
         self.mode = mode
         self._rgb: Callable[[Any], np.ndarray] | None = None
 
-    def __call__(self, state) -> str | np.ndarray | None:
-        if self.mode == "human":
-            print(state, flush=True)
+    def __call__(self, state, player: int | None = None) -> str | np.ndarray | None:
+        if player is not None and self.mode not in ("human", "ansi"):
+            raise ValueError(f"render(player=...) shows a player's text view, in render_mode 'ansi' or 'human'; "
+                             f"{self.mode!r} draws the umpire's picture only")  # fmt: skip
+        if self.mode in ("human", "ansi"):
+            text = str(state) if player is None else player_text(state, player)
+            if self.mode == "ansi":
+                return text
+            print(text, flush=True)
             return None
-        if self.mode == "ansi":
-            return str(state)
         if self._rgb is None:
             self._rgb = rgb_renderer(state)
         return self._rgb(state)

@@ -67,6 +67,8 @@ class FireResolution:
         dice = 0
         medics = self.sc.medics
         shooters = max(0, eff - self.medic[u] - (medics[u] if medics else 0))
+        if not shooters:  # no one to fire: no bonus die either (a unit of medics, R47, R73)
+            return 0
         for cls in self.support[u][:shooters]:  # a class's dice equal its number (light 1 ...)
             dice += (0 if moved == 2 else 1) if moved and self.full and cls >= combat.MEDIUM else cls
         raw = shooters + dice + self.mad[u]

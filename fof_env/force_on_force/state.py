@@ -420,6 +420,8 @@ class ForceOnForceState(TurnSequence, ReactionWindow, FireResolution, Casualties
         return to_position(self)
 
     def __str__(self) -> str:
+        """The umpire's text picture: every unit, Hidden ones included, and both Fog of War hands (a side's
+        own picture is :meth:`view_text`)."""
         from fof_env.force_on_force.render import render_text
 
         return render_text(self)

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import gymnasium as gym
 import numpy as np
+import pytest
 
 import fof_env
+from fof_env.envs.aec_env import WargameAECEnv
 from fof_env.envs.gym_env import WargameEnv
 from fof_env.force_on_force.render import render_rgb as laf_render_rgb
 from fof_env.strike_force_one.render import render_rgb, render_text
 from tests.envs.conftest import GAME, LAF
+
+HEDGEROW = "wwii_hedgerow_hamlet"
 
 
 def test_ansi_shows_every_hex_and_the_units():
@@ -85,3 +89,55 @@ def test_lost_and_found_rgb_array():
     assert len(np.unique(image.reshape(-1, 3), axis=0)) > 20  # a picture, not a blank canvas
     assert np.array_equal(image, laf_render_rgb(env.game_state))
     assert laf_render_rgb(env.game_state, scale=8).shape[0] < image.shape[0]
+
+
+# ------------------------------------------------------------------ the umpire's picture and a player's
+def _hedgerow_position() -> dict:
+    """Hedgerow Hamlet, turn 1: each side holds a Fog of War card; the German Hunted! sniper is Hidden."""
+    from fof_env.force_on_force.rules.wwii_fog import card_keys, full_deck
+
+    deck = [card_keys()[c] for c in full_deck()]
+    for card in ("excellent_position", "medic"):
+        deck.remove(card)
+    units = {"us.A": {"at": "x05y05"}, "ger.1": {"at": "x31y05"},
+             "ger.Sniper": {"at": "x21y15", "status": ["hidden", "in_cover"]}}  # fmt: skip
+    hands = {"us": ["excellent_position"], "ger": ["medic"]}
+    return {"turn": 1, "initiative": "us", "units": units, "fog_cards": {"deck": deck, "hands": hands}}
+
+
+def test_render_is_the_umpires_picture_and_render_player_is_that_players():
+    """``render()`` shows everything, both hands and the Hidden sniper included (the umpire's picture);
+    ``render(player=...)`` is that player's text view: its own hand, the size of the other, no Hidden enemy."""
+    env = WargameEnv(HEDGEROW, side="us", render_mode="ansi")
+    env.reset(seed=0, options={"position": _hedgerow_position()})
+    umpire = env.render()
+    assert "us Fog of War hand: excellent_position" in umpire and "ger Fog of War hand: medic" in umpire
+    assert "ger.Sniper" in umpire
+    us = env.render(player="us")
+    assert us == env.game_state.view_text(0) == env.render(player=0)
+    assert "us Fog of War hand: excellent_position" in us and "ger Fog of War hand: 1 card(s)" in us
+    assert "medic" not in us and "ger.Sniper" not in us
+    ger = env.render(player="ger")
+    assert "ger Fog of War hand: medic" in ger and "us Fog of War hand: 1 card(s)" in ger
+    assert "excellent_position" not in ger and "ger.Sniper" in ger
+
+
+def test_the_aec_env_renders_a_players_picture_and_human_prints_it(capsys):
+    e = WargameAECEnv(HEDGEROW, render_mode="human")
+    e.reset(seed=0, options={"position": _hedgerow_position()})
+    assert e.render(player="us") is None
+    printed = capsys.readouterr().out
+    assert printed.strip() == e.game_state.view_text(0).strip() and "medic" not in printed
+    assert e.render() is None and "ger Fog of War hand: medic" in capsys.readouterr().out
+
+
+def test_render_refuses_a_player_it_cannot_honour():
+    env = WargameEnv(HEDGEROW, side="us", render_mode="rgb_array")
+    env.reset(seed=0, options={"position": _hedgerow_position()})
+    with pytest.raises(ValueError, match="rgb_array") as info:
+        env.render(player="us")
+    assert "\n" not in str(info.value)
+    env = WargameEnv(HEDGEROW, side="us", render_mode="ansi")
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="unknown side 'taliban'"):
+        env.render(player="taliban")

@@ -590,3 +590,16 @@ def test_the_bots_play_the_deck_scenario():
         check_card_invariant(s)
         s.apply(bots[s.current_player].act(s))
     assert s.result() is not None
+
+
+def test_an_empty_deck_is_not_reshuffled():
+    """003_b1b2d2a6d4b3bab2.txt: "a player draws a Fog of War card if he rolls an unmodified "1" on a Reaction
+    Test" -- and none is left: every card of the deck is in the discards. The draw gives no card, the discards
+    are not shuffled back into a deck (rulings R77), and the game goes on with Red to activate a unit."""
+    everything = [card_keys()[c] for c in full_deck()]
+    s = state(deck=[], discards=everything)
+    draw(s, "red")
+    assert s.cards.deck == () and [card_keys()[c] for c in s.cards.discards] == everything and used(s) == 0
+    assert played(s) == [] and not [e for e in s.events if isinstance(e, FogCardDrawn)]
+    assert "red: the Fog of War deck is empty, no card (R60)" in [getattr(e, "text", "") for e in s.events]
+    assert (s.decision.kind, s.decision.player) == ("select_unit", 0)

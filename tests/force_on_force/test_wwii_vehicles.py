@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 import fof_env
+from fof_env.core.events import DiceRolled
 from fof_env.force_on_force import events as ev
 from fof_env.force_on_force.rules.wwii_vehicles import damage_chart
 
@@ -489,3 +490,16 @@ def test_bad_vehicle_data_is_refused_in_one_line():
         armour({"us.rifles": {"at": "x05y13", "vehicle": {"buttoned": True}}})
     with pytest.raises(PositionError, match="facing must be one of"):
         armour({"us.sherman": {"at": "x05y13", "vehicle": {"facing": "up"}}})
+
+
+def test_a_guns_dice_are_its_crews_troop_quality_die():
+    """004_fa8d850a9c124bb3.txt: "Class 3 (3d) Medium guns of low velocity" gives the dice, not their type;
+    003_b1b2d2a6d4b3bab2.txt rolls a unit's Firepower as its Troop Quality die: the Sherman's D8 crew fires
+    its gun at the Panzer IV's front with three d8s (against the armour's four d8s); the same Sherman with a
+    D10 crew rolls three d10s (rulings R81a)."""
+    for tq in (8, 10):
+        s = armour({"us.sherman": {"at": "x05y13", "tq": tq}, "ger.panzer": {"at": "x21y13"}})
+        shoot(s, "us.sherman", "ger.panzer", [1] * 7)
+        rolled = [e for e in s.events if isinstance(e, DiceRolled)]
+        assert [e.sides for e in rolled if e.purpose == "firepower of us.sherman"] == [tq] * 3
+        assert [e.sides for e in rolled if e.purpose == "armour of ger.panzer"] == [8] * 4

@@ -57,6 +57,7 @@ SOLID_KINDS = tuple(k for k, dice in COVER_DICE.items() if dice == 1)  # Solid C
 # may draw an Asset Card"): the opponent places it (rulings R70, R71)
 OPPONENT_RECEIVES = ("hunted", "whered_they_come_from")
 FORTIFIED_DICE = 3  # fortified position and reinforced fortification: no Excellent Position there
+NO_KNOWN_SPOTTER = "no unit the opponent knows of: no effect (rulings R72)"  # Watch Where You Step!
 
 
 @dataclass(frozen=True)
@@ -272,10 +273,9 @@ class WWIIFogDeck:
             self.fow_queue.pop(0)
             self._played(self._drawer(side, spec), spec, why)
             return
-        if (
-            spec.effect == "marker" and self.cards.spotter < 0
-        ):  # "Randomly determine the unit that has spotted"
-            t = self._victim(side ^ 1)
+        if spec.effect == "marker" and self.cards.spotter < 0:
+            # "Randomly determine the unit that has spotted": one the placing opponent knows of (R72)
+            t = self._victim(side ^ 1, known_to=side)
             if t >= 0:
                 self.cards = self.cards._replace(spotter=t)
         if spec.effect in ("swiss_cheese", "fire", "marker"):  # a point chosen at once (or pass: "may")
@@ -284,8 +284,11 @@ class WWIIFogDeck:
                 return
             self.fow_queue.pop(0)
             drawer = side if spec.effect == "fire" else side ^ 1
+            why = "no feature to play it on"
+            if spec.effect == "marker":
+                why = "no room" if self.cards.spotter >= 0 else NO_KNOWN_SPOTTER
             self.cards = self.cards._replace(spotter=-1)
-            self._played(drawer, spec, "no feature to play it on" if spec.effect != "marker" else "no room")
+            self._played(drawer, spec, why)
             return
         self.fow_queue.pop(0)
         getattr(self, "_card_" + spec.effect)(side, spec)
@@ -293,9 +296,13 @@ class WWIIFogDeck:
     def _played(self, side: int, spec: CardSpec, target: str = "") -> None:
         self.events.append(FogCardPlayed(self.SIDES[side], spec.key, target))
 
-    def _victim(self, side: int, purpose: str = "random unit") -> int:
-        """ "Randomly determine which unit": one of ``side``'s active units on the table (-1: none)."""
-        victims = [u for u in self.SIDE_UNITS[side] if self.active(u)]
+    def _victim(self, side: int, purpose: str = "random unit", known_to: int = -1, riflemen: bool = False) -> int:
+        """ "Randomly determine which unit": one of ``side``'s active units on the table (-1: none); with
+        ``known_to``, only those that player may see (a Hidden unit must not shape his choices, R72); with
+        ``riflemen``, only infantry units with a figure that shoots (no AFV, no unit of medics: R73)."""
+        victims = [u for u in self.SIDE_UNITS[side]
+                   if self.active(u) and (known_to < 0 or self.visible_to(u, known_to))
+                   and (not riflemen or self._fires_as_infantry(u))]  # fmt: skip
         if not victims:
             return -1
         return victims[self.roll(len(victims), purpose) - 1] if len(victims) > 1 else victims[0]
@@ -358,20 +365,16 @@ class WWIIFogDeck:
             self._attack(t, 6, 6, -1, "Incoming! (mortar fire)")
 
     def _card_friendly_fire(self, side: int, spec: CardSpec) -> None:
-        """Infantry: "each figure in the unit must roll a 4+ to avoid becoming a casualty" (R64)."""
+        """Infantry: "each figure in the unit must roll a 4+ to avoid becoming a casualty" (R64); a vehicle
+        takes two hits on the Vehicle Damage Results chart (R76)."""
         t = self._victim(side)
         self._played(side, spec, self.UNIT_NAMES[t] if t >= 0 else "")
         if t < 0:
             return
         if getattr(self.sc, "vehicles", None) and self.is_afv(t):
-            # "If a vehicle is struck, roll on the 2 Hits column of the Vehicle Damage Results chart."
-            from fof_env.force_on_force.rules.wwii_vehicles import damage_chart
-
-            chart = damage_chart()
-            column = chart["columns"]["2"]
-            self._vehicle_hit(
-                t, column[self.roll(chart["die"], f"vehicle damage of {self.UNIT_NAMES[t]} (2 hits)") - 1]
-            )
+            # "If a vehicle is struck, roll on the 2 Hits column of the Vehicle Damage Results chart.": two
+            # hits, so its applied armour ("+1 dice until first hit") is gone too (R76)
+            self.strike_vehicle(t, 2)
             return
         rolls = [self.roll(6, f"friendly fire on {self.UNIT_NAMES[t]}") for _ in range(self.effective(t))]
         hits = sum(1 for r in rolls if r < combat.SUCCESS)
@@ -380,9 +383,15 @@ class WWIIFogDeck:
             if not self.effective(t) and self.pilot_unit == t:
                 self._pilot_flees()
 
+    def _fires_as_infantry(self, u: int) -> bool:
+        """An infantry unit (not a crewed AFV) with a figure that shoots (a medic does not: R47)."""
+        return self.shooting_figures(u) > 0 and not (self.sc.vehicles and self.is_afv(u))
+
     def _card_give_em_hell(self, side: int, spec: CardSpec) -> None:
-        t = self._victim(side)
-        self._played(side, spec, self.UNIT_NAMES[t] if t >= 0 else "")
+        """ "One of your infantry units gets carried away and blazes away at the enemy": a random one of
+        the drawer's infantry units that fire (rulings R73)."""
+        t = self._victim(side, riflemen=True)
+        self._played(side, spec, self.UNIT_NAMES[t] if t >= 0 else "no infantry unit that fires: no effect (rulings R73)")
         if t >= 0:
             self.mad[t] = 1  # an extra Firepower die for every fire this turn (as the D10 Mad Minute)
             self.cards = self.cards._replace(hell=self.cards.hell + (t,))
@@ -448,18 +457,20 @@ class WWIIFogDeck:
         if effect == "swiss_cheese":
             return self._swiss_points()
         if effect == "marker":
-            return self._marker_points()
+            return self._marker_points(side)
         return self._fire_points(side)
 
-    def _marker_points(self) -> list[int]:
+    def _marker_points(self, placer: int) -> list[int]:
         """Watch Where You Step!: "at least 6" from that unit and at least 4" from nearby units"; the
-        device is "in the path" of the unit, so at most 12" from it (rulings R62)."""
+        device is "in the path" of the unit, so at most 12" from it (rulings R62). "Nearby units" are
+        those ``placer`` knows of: a Hidden enemy unit does not shape his mask (rulings R72)."""
         t = self.cards.spotter
         if t < 0:
             return []
         dist = self.sc.table.dist
         here = self.pos[t]
-        others = [self.pos[u] for u in range(self.NUM_UNITS) if self.pos[u] >= 0 and any(self.figs[u])]
+        others = [self.pos[u] for u in range(self.NUM_UNITS)
+                  if self.pos[u] >= 0 and any(self.figs[u]) and self.visible_to(u, placer)]  # fmt: skip
         return [p for p in range(self.NUM_POINTS)
                 if 6.0 - 1e-9 <= dist[here][p] <= 12.0 + 1e-9 and all(dist[q][p] >= 4.0 - 1e-9 for q in others)]  # fmt: skip
 
@@ -508,9 +519,9 @@ class WWIIFogDeck:
             if here < 0 or here not in inside or not any(self.figs[u]):
                 continue
             side_u = self.UNIT_SIDE[u]
-            enemy = {
-                self.pos[t] for t in range(self.NUM_UNITS) if self.UNIT_SIDE[t] != side_u and self.pos[t] >= 0
-            }
+            # a Hidden enemy's point stays open: an evacuee runs into it, as a move does (R27, R72)
+            enemy = {self.pos[t] for t in range(self.NUM_UNITS)
+                     if self.UNIT_SIDE[t] != side_u and self.pos[t] >= 0 and not self.hidden[t]}  # fmt: skip
             dist = table.dist[here]
             clear = [q for q in range(self.NUM_POINTS)
                      if q not in barred and q not in enemy and feature.distance_to(*table.xy[q]) >= 4.0 - 1e-9]  # fmt: skip

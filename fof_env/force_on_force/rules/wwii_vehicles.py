@@ -220,7 +220,8 @@ class WWIIVehicles:
 
     def afv_defense(self, t: int, shooter_pos: int, at: int = -1) -> tuple[int, int]:
         """(dice, die type) of AFV ``t`` (at its point, or at ``at``) against fire from ``shooter_pos``
-        (-1: from above: the deck)."""
+        (-1: no shooter's point, from above or a blast: the deck, R75). An Excellent Position adds its die
+        while ``t`` stays where it is (R74)."""
         spec, st = self.sc.vehicles[t], self.veh[t]
         dice, die = DEFENSE[spec.defense]
         if shooter_pos < 0:
@@ -228,7 +229,8 @@ class WWIIVehicles:
         elif not self.in_front_arc(t, shooter_pos, at):
             dice -= 1  # 004: "Side and rear armor is -1 die"
         dice += st.applied  # 004: "Side or applied armor ... +1 dice until first hit"
-        return max(1, dice), die
+        home = at < 0 or at == self.pos[t]  # "an additional Defense die over and above any ... Armor dice"
+        return max(1, dice) + (self.excellent[t] if home else 0), die
 
     # ------------------------------------------------------------------ fire at an AFV
     def _attack_afv(self, t: int, fp: int, tq: int, shooter_pos: int, shooter: str) -> None:
