@@ -49,16 +49,6 @@ in its public deployment zone), a view of that zone and the objectives, drawn at
 spread over different points; every unit that may hide hides. A Hunted! sniper team goes to one of
 the four points nearest an enemy unit, drawn likewise.
 
-Measured (``python -m evaluation.scenario_strength --game compound_raid --games 250 --workers 2``):
-"Compound Raid" against ``random``, 250 games a side: British 250 wins / 0 draws / 0 losses
-(100%, Wilson 95% [98.5, 100]; mean VP 14.7 to 0.1), militia 227 / 14 / 9 (90.8% [86.6, 93.8];
-mean VP 3.2 to 1.0). A decision takes 1-2 ms. "Hedgerow Hamlet" (``wwii_hedgerow_hamlet``, ``--games 200
---workers 1``, with its tanks, the P-47, the WWII deck, its card reserves and Asset Cards): US 198 / 0 / 2
-(99.0% [96.4, 99.7]; mean VP 18.6 to 3.0), Germans 200 / 0 / 0 (100% [98.1, 100]; mean VP 15.9 to 1.4).
-Before the Asset Cards, with the first aid choices below (``--games
-100``; the same 100 games with the old first-legal-action choices in brackets): US 98 / 0 / 2, mean VP 17.5 to 3.0
-(96 / 1 / 3, 17.4 to 2.9), Germans 100 / 0 / 0, 15.5 to 1.4 (100 / 0 / 0, 15.6 to 1.4): no measurable change.
-
 **WWII** (seed 004 rule modules). A tank fires like any unit, at what it may target (its MGs 3D at infantry,
 its gun at AFVs); buttoned up, it spends its spotting attempt when it sees enemy it may not fire at (concealed
 infantry, R85), and if they stay concealed it opens its hatch to fire at them, closing it again when enemy

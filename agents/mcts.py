@@ -54,7 +54,7 @@ Chance (dice) is not a node: the dice are part of the determinization, so the tr
 with the most visits (ties: the higher mean, then the first in ``legal_actions()``). A
 decision with one legal action is returned at once, without search.
 
-**Guided search** (any non-default ``rollout``/``evaluation``/``prior``; issue 14, item 4).
+**Guided search** (any non-default ``rollout``/``evaluation``/``prior``).
 At the start of each search, one heuristic bot per player (``make_heuristic``) is built,
 seeded from the agent's RNG; the bots only ever act on determinized worlds, never on
 the real state, and every random choice comes from the agent's RNG, so a search with a fixed
@@ -80,10 +80,7 @@ the real state, and every random choice comes from the agent's RNG, so a search 
   side's observation of the determinized world. With ``rollout_limit=0`` the search values every
   new leaf by the critic alone, as AlphaZero does. ``critic=SIDE`` reads that side's critic
   alone (default ``both``): the critics of models trained on different rewards (the shipped
-  U.S. model's shaped reward) need not agree on a scale. Measured as the U.S. against the
-  heuristic (the AlphaZero-style spec below): ``critic=us`` 36.5% of 200 games, ``critic=soviet``
-  35.0% of 40, both 39.0% of 200; as the USMC ``critic=usmc`` 57.5% of 200, both 57.5% of 200 on
-  other games: no gain.
+  U.S. model's shaped reward) need not agree on a scale.
 * ``prior=ppo``: the same PUCT with ``P(a) = (1 - prior_mix) * pi(a) / pi(legal) + prior_mix /
   |legal|``, ``pi`` the mover's shipped PPO policy (:mod:`agents.ppo`) on the mover's own
   observation of the world. The policy is called once per tree node and mover (its probabilities
@@ -92,51 +89,15 @@ the real state, and every random choice comes from the agent's RNG, so a search 
   shipped model uses the heuristic's choice as above. The policy sees only the determinized world,
   through the same observation any agent of that side gets.
 
-*Measured* (``fof evaluate --game G --agents heuristic SPEC --games N --workers 1 --seed 7
---no-mirror``, the 2-core machine at a load of about 4, so far fewer iterations than on an
-idle core), SPEC ``mcts:time_budget=0.5,rollout=heuristic,rollout_limit=20,evaluation=score,
-prior=heuristic`` (about 0.45-0.5 s per decision), win rate against the heuristic [Wilson
-95%]: Strike Force One, 50 games per side: Soviet 40/0/10 80% [67, 89], U.S. 15/0/35 30%
-[19, 44]; Lost & Found, 40 games per side: Taliban 24/0/16 60% [45, 74], USMC 13/12/15
-32.5% [20, 48] (47.5% counting draws as half). For scale, the heuristic against itself (200
-games): Soviet 76.5%, U.S. 23.5%; Taliban 64.5%, USMC 35.5% (no draws); the plain ``mcts:200``
-against the heuristic (10 games per side): Soviet 1/10, U.S. 1/10, Taliban 3/0/7, USMC 1/1/8.
-So the guided search plays about as well as the heuristic (every interval holds the
-heuristic's own rate on that side), far better than ``mcts:200``, and well short of issue
-14's bar (60% on every side). Screening (10 games per side, fixed simulations): the search
-with 40 simulations on Strike Force One: Soviet 8/10, U.S. 2/10; with 70 on Lost & Found,
-USMC 3/1/2 of 6; full heuristic rollouts with the prior at ``time_budget=0.25``:
-Soviet 6/10, U.S. 1/10, USMC 0/1/8 of 9 (fewer iterations, noisier). With the shipped PPO
-models, ``mcts:time_budget=0.5,rollout=heuristic,rollout_limit=10,evaluation=ppo,prior=ppo``
-(30 games per side, one core, the other busy): Soviet 26/0/4 86.7% [70, 95], U.S. 9/0/21 30%
-[17, 48], Taliban 30/0/0 100% [89, 100], USMC 8/1/21 26.7% [14, 44]: stronger where its own
-side's model guides it, no better than the heuristic where only the opponent's model does.
-With every side's model shipped, ``mcts:simulations=128,batch=8,rollout_limit=0,evaluation=ppo,
-prior=ppo`` (200 games per side, two workers on the idle 2-core machine; mean time per decision):
-Soviet 178/0/22 89.0% [84, 93] (115 ms), U.S. 78/0/122 39.0% [33, 46] (98 ms), Taliban 193/0/7
-96.5% [93, 98] (182 ms), USMC 127/14/59 63.5% [57, 70] (185 ms; 200 more USMC games on other
-seeds: 57.5%, and 200 on a third seed 64.5%, so 61.8% [58, 66] over 600); each inside the
-interval of the shipped policy alone (92.5%, 36.8%, 97.0%, 60.2% over 400 games).
-
 **Budget.** ``simulations`` iterations per decision (at least 1); with ``time_budget``
 seconds the search instead runs until that time is spent (at least one iteration) and
 ``simulations`` is ignored; such a search is not reproducible. Cost: about
-``simulations x (remaining game length)`` engine steps. Measured (one core of the 2-core CI
-machine, mean over whole games against ``random``, both sides): Strike Force One 10 / 30 /
-50 / 200 simulations: about 8 / 15 / 40 / 130-180 ms per decision; Lost & Found 10 / 15 /
-50 / 200: about 13 / 17 / 65 / 270-290 ms. Random rollouts give a weak signal where random
-play almost always loses (the Soviet side of Strike Force One): expect real play from a few
-hundred simulations, not from a few dozen. A server stops a search
+``simulations x (remaining game length)`` engine steps (docs/search.md has the costs measured). A server stops a search
 by setting the agent's ``stop`` (a ``threading.Event``, checked before every iteration and every 32
 rollout steps): ``act`` then raises :class:`~agents.base.DecisionStopped`.
 
 Guided searches cost more per iteration (the heuristic bots decide in every rollout step
-and tree node). Measured per iteration (one core, positions along heuristic games, lightly
-loaded machine): Strike Force One: full heuristic rollouts about 30 ms, heuristic rollouts cut
-at 20 decisions with ``evaluation=score`` 6-12 ms (the prior adds about 5%), random rollouts
-cut at 20 with the evaluation about 0.3-0.5 ms; Lost & Found: 17-37 / 4-7 / 0.8 ms. So a
-0.5 s budget buys only about 15-70 guided iterations on an idle core (8-10 on the 2-core
-machine under a load of 4). With ``time_budget`` the guided search also stops when one more
+and tree node). With ``time_budget`` the guided search also stops when one more
 iteration (as long as the mean one so far) would overrun the budget.
 
 **Batched network calls.** With ``batch=K`` (and ``prior=ppo`` or ``evaluation=ppo``) the

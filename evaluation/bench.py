@@ -262,7 +262,7 @@ def scenario_rows(game_name: str, name: str, env_id: str, sides: tuple[str, ...]
 
 
 def fubar_rows(seconds: float, repeats: int, median_games: int) -> list[tuple[str, float, str]]:
-    """FUBAR (issue 11 targets: >= 20,000 engine decisions/s validated, < 20 ms median per random game)."""
+    """FUBAR (targets: >= 20,000 engine decisions/s validated, < 20 ms median per random game)."""
     rows = []
     for game_name, name, gid, sides in FUBAR_GAMES:
         rows += scenario_rows(game_name, name, gid, sides, seconds, repeats, median_games,
@@ -281,7 +281,7 @@ WWII_DECISIONS_TARGET = 10_000
 
 
 def wwii_rows(seconds: float, repeats: int, median_games: int) -> list[tuple[str, float, str]]:
-    """Hedgerow Hamlet (issue 13 target: >= 10,000 engine decisions/s, validated ``apply``; the US learner)."""
+    """Hedgerow Hamlet (target: >= 10,000 engine decisions/s, validated ``apply``; the US learner)."""
     return scenario_rows("wwii_hedgerow_hamlet", "WWII Hedgerow Hamlet", "fof_env/WwiiHedgerowHamlet-v0", ("us",),
                          seconds, repeats, median_games, WWII_DECISIONS_TARGET)  # fmt: skip
 

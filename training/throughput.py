@@ -8,7 +8,7 @@ heuristic) and times ``learn`` over ``--steps`` learner steps: rollouts, masking
 the PPO updates, everything a run pays for. Settings (``VEC:ENVS[:n_steps=N][:threads=N]``); every default
 setting collects 2,048 steps per PPO update (``envs x n_steps``), so all make the same updates:
 
-* ``subproc:2:n_steps=1024`` - the reference: ``fof train``'s default before issue 14 (two
+* ``subproc:2:n_steps=1024`` - the reference: ``fof train``'s old default (two
   ``SubprocVecEnv`` workers, 1,024 steps each);
 * ``dummy:1:n_steps=2048`` - one env, no vectorisation;
 * ``dummy:N`` - N envs stepped in this process, one batched policy call per step

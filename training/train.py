@@ -111,7 +111,7 @@ class TrainConfig:
     net_arch: list[int] = field(default_factory=lambda: [128, 128])
     learning_rate: float = 3e-4
     lr_schedule: str = "constant"  # or "linear": decays to 0 at the end of the run
-    n_steps: int = 128  # per env: 16 x 128 = 2,048 steps per update, as 2 x 1,024 before issue 14
+    n_steps: int = 128  # per env: 16 x 128 = 2,048 steps per update (the old default: 2 x 1,024)
     batch_size: int = 256
     n_epochs: int = 5
     gamma: float = 0.99
@@ -136,7 +136,7 @@ class TrainConfig:
     # > 0: PPO's updates up to this step train the critic alone (training.callbacks.CriticWarmup).
     critic_warmup: int = 0
     # Opponents of the masked evaluation; the best checkpoint (--resume --best) is chosen by the mean
-    # win rate over them, so "heuristic random" selects for both of issue 14's bars at once.
+    # win rate over them, so "heuristic random" selects for both strength bars at once.
     eval_opponents: list[str] = field(default_factory=lambda: ["heuristic"])
     eval_every: int = 50_000
     eval_games: int = 100

@@ -133,7 +133,7 @@ def warn_if_torch_threads_crawl() -> None:
     These envs step in microseconds, so a training loop's time goes to small policy networks, and
     torch's default (one thread per core) makes them slower, not faster: raw Stable-Baselines3 on
     Lost & Found ran 96 steps/s with torch's default threads and 521 after ``torch.set_num_threads(1)``
-    on 2 cores (issue 14). ``fof train`` sets one thread (``--torch-threads``). The envs never import
+    on 2 cores. ``fof train`` sets one thread (``--torch-threads``). The envs never import
     torch; this only reads it when the caller already has.
     """
     global _threads_warned
