@@ -180,19 +180,22 @@ def hits_at(state, u: int, s_pos: int, t: int, t_pos: int, moved_u: int, moved_t
             figures: int | None = None, weapons: list[int] | None = None, first: bool = True) -> float:
     """Expected casualties of ``u`` firing from ``s_pos`` at ``t`` standing at ``t_pos`` (hits on the armour of
     a WWII AFV: rules/wwii_vehicles.py)."""
+    fp = None
     if state.sc.vehicles and (state.is_afv(u) or state.is_afv(t)):
         fp = state.afv_firepower(u, t, first)  # None: infantry fire at an unbuttoned tank's commander (R87)
-        if fp is not None and state.is_afv(t):
-            if fp <= 0:
-                return 0.0
-            dice, die = state.afv_defense(t, s_pos, at=t_pos)
-            return expected_hits(fp, state.tq[u], dice, die)
-        if fp is not None:  # an AFV's fire at infantry
-            return min(expected_hits(fp, state.tq[u], defense_at(state, t, t_pos, s_pos, fp, moved_t), state.tq[t]),
-                       float(state.effective(t))) if fp > 0 else 0.0  # fmt: skip
-    fp = firepower_at(state, u, s_pos, t, t_pos, moved_u, moved_t, figures, weapons, first)
+    if fp is None:
+        fp = firepower_at(state, u, s_pos, t, t_pos, moved_u, moved_t, figures, weapons, first)
+    return hits_of(state, u, s_pos, t, t_pos, moved_t, fp)
+
+
+def hits_of(state, u: int, s_pos: int, t: int, t_pos: int, moved_t: int, fp: int) -> float:
+    """Expected casualties of ``fp`` dice of ``u`` fired from ``s_pos`` at ``t`` standing at ``t_pos`` (hits on
+    the armour of a WWII AFV that ``u`` fires at with an AT weapon or a tank's gun)."""
     if fp <= 0:
         return 0.0
+    if state.sc.vehicles and state.is_afv(t) and (state.is_afv(u) or state.at_dice(u)):
+        dice, die = state.afv_defense(t, s_pos, at=t_pos)
+        return expected_hits(fp, state.tq[u], dice, die)
     dfn = defense_at(state, t, t_pos, s_pos, fp, moved_t)
     return min(expected_hits(fp, state.tq[u], dfn, state.tq[t]), float(state.effective(t)))
 
@@ -572,12 +575,6 @@ class ForceOnForceHeuristic:
         self._split = self._plan_split(state, u, t, units)
         return state.UNIT0 + t
 
-    def _share_hits(self, state, u: int, t: int, figures: int, weapons: list[int], first: bool) -> float:
-        if figures + len(weapons) <= 0:
-            return 0.0
-        here = state.pos[u]
-        return hits_at(state, u, here, t, state.pos[t], state.moved[u], state.moved[t], figures, weapons, first)
-
     def _plan_split(self, state, u: int, t0: int, targets: list[int]) -> list | None:
         """A split fire worth more than everything on ``t0`` (003 "Splitting Fire"), or None:
         ``[(target, figures), ...]`` for the extra targets, the support weapons staying on ``t0``."""
@@ -588,10 +585,14 @@ class ForceOnForceHeuristic:
         figures = state.shooting_figures(u)
         extra: list[tuple[int, int]] = []
 
+        here = state.pos[u]
+
         def total(extra_: list[tuple[int, int]]) -> float:
-            left = figures - sum(n for _t, n in extra_)
-            v = self._share_hits(state, u, t0, left, weapons, True)
-            return v + sum(self._share_hits(state, u, t, n, [], False) for t, n in extra_)
+            """Expected hits of the split: the engine's dice for its portions (one 10D cap, R24)."""
+            shares = [(t0, figures - sum(n for _t, n in extra_), weapons), *((t, n, []) for t, n in extra_)]
+            fps = state.portions_firepower(u, shares)
+            return sum(hits_of(state, u, here, t, state.pos[t], state.moved[t], fp)
+                       for (t, _n, _w), fp in zip(shares, fps, strict=True))  # fmt: skip
 
         current = total(extra)
         while len(extra) + 1 < limit:

@@ -73,16 +73,46 @@ class FireResolution:
         return max(0, (min(combat.FIREPOWER_CAP, raw) if self.full else raw) - self._penalties(u))
 
     def attack_firepower(self, u: int, t: int, figures: int, weapons: list[int], first: bool = True) -> int:
-        """Firepower dice of ``figures`` shooters plus ``weapons`` of unit ``u`` against ``t``.
-
-        Optimum Range: the target within TQ inches (quick start); full rules: every weapon used
-        within TQ inches, support weapons twice that. Unit-wide penalties fall on the first portion
-        of a split fire only (rulings.md R22, R24).
-        """
+        """Firepower dice of ``figures`` shooters plus ``weapons`` of unit ``u`` against ``t``, as one fire of
+        its own (``first=False``: without the unit-wide penalties). The portions of a split fire share one
+        cap: :meth:`portions_firepower`."""
         if self.sc.vehicles:  # fire of or at a WWII AFV (rules/wwii_vehicles.py, R81)
             fp = self.afv_firepower(u, t, first)
             if fp is not None:
                 return fp
+        dice = self._portion_dice(u, t, figures, weapons)
+        return combat.split_firepower([dice], self._penalties(u) if first else 0, capped=self.full)[0]
+
+    def portions_firepower(self, u: int, portions: list[tuple[int, int, list[int]]]) -> list[int]:
+        """Firepower dice of each ``(target, figures, weapons)`` portion of one fire of unit ``u``.
+
+        003: "No infantry unit may have a total Firepower greater than 10 dice" and "how many Firepower
+        Dice will be devoted to each target": the portions' dice are added up, capped at 10 and lose the
+        unit-wide penalties as one total, what it loses coming off the first portion, then the next
+        (:func:`~fof_env.force_on_force.combat.split_firepower`, rulings R24). A portion at or of a WWII
+        AFV keeps its own dice (003: "Vehicular weapons ... are exempt from the 10D cap"; R81).
+        """
+        fps: list[int | None] = [None] * len(portions)
+        if self.sc.vehicles:
+            for i, (t, _figures, _weapons) in enumerate(portions):
+                fps[i] = self.afv_firepower(u, t, i == 0)
+        pool = [i for i, fp in enumerate(fps) if fp is None]
+        dice = [self._portion_dice(u, *portions[i]) for i in pool]
+        penalties = self._penalties(u) if pool and pool[0] == 0 else 0
+        for i, fp in zip(pool, combat.split_firepower(dice, penalties, capped=self.full), strict=True):
+            fps[i] = fp
+        return fps
+
+    def _portion_dice(self, u: int, t: int, figures: int, weapons: list[int]) -> int:
+        """Dice of ``figures`` shooters plus ``weapons`` of unit ``u`` against ``t`` before the cap and the
+        unit-wide penalties: figures, support weapons, Optimum Range and bonuses; none when nobody is
+        left to shoot (the first target's figures after casualties, R24).
+
+        Optimum Range: the target within TQ inches (quick start); full rules: every weapon used
+        within TQ inches, support weapons twice that (rulings.md R22, R24).
+        """
+        if figures + len(weapons) <= 0:
+            return 0
         d = self.sc.table.dist[self.pos[u]][self.pos[t]]
         tq = self.tq[u]
         reach, weapon_reach = tq, 2 * tq
@@ -93,14 +123,7 @@ class FireResolution:
             optimum = (riflemen <= 0 or d <= reach + 1e-9) and (not weapons or d <= weapon_reach + 1e-9)
         else:
             optimum = d <= reach + 1e-9
-        return combat.firepower(
-            figures,
-            self._support_dice(u, weapons),
-            optimum=optimum,
-            bonuses=self._bonuses(u, t),
-            penalties=self._penalties(u) if first else 0,
-            capped=self.full,
-        )
+        return figures + self._support_dice(u, weapons) + optimum + self._bonuses(u, t)
 
     def cover_dice(self, t: int, shooter_pos: int) -> int:
         """Cover dice of unit ``t`` against fire from ``shooter_pos`` (-1: no line, e.g. mortars)."""
@@ -253,8 +276,7 @@ class FireResolution:
     def _fire(self, s: int, portions: list[tuple[int, int, list[int]]], returning: bool = False) -> None:
         """Resolve one fire of unit ``s``: each portion is (target, figures, weapons)."""
         shooter_pos = self.pos[s]
-        for i, (t, figures, weapons) in enumerate(portions):
-            fp = self.attack_firepower(s, t, figures, weapons, first=i == 0)
+        for (t, _figures, _weapons), fp in zip(portions, self.portions_firepower(s, portions), strict=True):
             if fp <= 0:
                 continue
             self._attack(t, fp, self.tq[s], shooter_pos, self.UNIT_NAMES[s])

@@ -51,3 +51,58 @@ def test_quick_rules_offer_no_split_fire():
     for action in ("brit.C", "fire", "mil.1"):
         full.apply(action)
     assert full.decision_kind == "split_target"  # the same fire under the full rules
+
+
+def test_a_split_fire_is_capped_at_10d_in_all():
+    """003: "No infantry unit may have a total Firepower greater than 10 dice" and "how many Firepower Dice
+    will be devoted to each target": the cap is on the unit's fire, however it is divided (R24). brit.C
+    (here not Well Supplied) gives one figure each to mil.1, mil.3 and mil.4 and keeps one figure and the
+    GPMG on mil.2. Each portion's dice before the cap: mil.2 1 + 2 (GPMG) + 1 Optimum Range + 1 Exposed =
+    5; mil.1 and mil.3 1 + 1 + 1 = 3 each; mil.4 1 + 1 Exposed = 2 (12.8": beyond the rifleman's 12").
+    That is 13 dice; the unit throws 10, the 3 over the cap coming off the first target's portion:
+    mil.2 2D12, mil.1 3D12, mil.3 3D12, mil.4 2D12."""
+    seed_says(SEED_FULL, "No infantry unit may have a total Firepower greater than 10 dice",
+              "how many Firepower Dice will be devoted to each target")  # fmt: skip
+    s = _state(supply="normal")
+    shots = _shots(s, "brit.C fire mil.2 mil.1 n1 mil.3 n1 mil.4 n1 mil.2", 10 + 10)
+    assert shots == [("mil.2", 2, 2), ("mil.1", 3, 3), ("mil.3", 3, 3), ("mil.4", 2, 2)]
+    alone = _shots(_state(supply="normal"), "brit.C fire mil.2 pass", 8 + 3)
+    assert alone == [("mil.2", 4 + 2 + 1 + 1, 3)]  # everything at mil.2: 8D12
+
+
+def test_penalties_come_off_the_capped_total_of_a_split_fire():
+    """003: "Note that all negative penalties are applied to the 10D cap, regardless of the number of
+    figures in the unit" and "-1 die for each Reaction/Overwatch fire after the first in a turn": the
+    unit's total loses them, first from the first target's portion, then from the next (R24). brit.C
+    (not Well Supplied) has fired four times this turn: -4. Two figures stay on mil.4 (12.8": 2 + 1
+    Exposed = 3), two and the GPMG go to mil.1 (2 + 2 + 1 Optimum Range + 1 Exposed = 6): 9 dice, 5
+    after the penalties. mil.4's portion gives all its 3, mil.1's the fourth: mil.4 is not fired on,
+    mil.1 gets 5D12."""
+    seed_says(SEED_FULL, "Note that all negative penalties are applied to the 10D cap, regardless of the number",
+              "-1 die for each Reaction/Overwatch fire after the first in a turn")  # fmt: skip
+    s = _state(supply="normal", fires=4)
+    assert _shots(s, "brit.C fire mil.4 mil.1 n2 pass mil.1", 5 + 3) == [("mil.1", 5, 3)]
+
+
+def test_a_portion_left_with_nobody_to_shoot_fires_no_dice():
+    """003: "To determine a unit's Firepower, total the number of figures in the unit": a portion whose
+    figures were all hit before the unit fires has no dice (R24: casualties taken since the declaration
+    come off the first target's figures). brit.A (4 figures, D10, two Light weapons; not Well Supplied)
+    keeps one figure on mil.1 and gives three figures and both weapons to mil.2. mil.3 interrupts and
+    wins the reaction test (brit.A 2, mil.3 6): 3 + 1 Exposed - 1 Poorly Supplied = 3D6 (6, 1, 1)
+    against 3 + 1 armour = 4D10, one casualty; brit.A passes its morale check (6, 6, 6). With three
+    figures left, all three are mil.2's: nothing is fired at mil.1, and mil.2 gets 3 + 2 + 1 Optimum
+    Range + 1 Exposed = 7D10 against 3D6."""
+    seed_says(SEED_FULL, "To determine a unit’s Firepower, total the number of figures in the unit.")
+    units = {"brit.A": unit("x03y17", supply="normal"), "mil.1": unit("x11y09", 3, support=[]),
+             "mil.2": unit("x11y15", 3, support=[]), "mil.3": unit("x11y21", 3, support=[])}  # fmt: skip
+    s = raid_state(units, table=open_table())
+    for action in ("brit.A", "fire", "mil.1", "mil.2", "n3", "pass", "mil.2", "mil.2", "pass", "pass"):
+        s.apply(action)
+    assert s.legal_action_strings() == ["pass", "interrupt_fire", "interrupt_move"]  # mil.3
+    script(s, [2, 6] + [6, 1, 1] + [1] * 4 + [6] * 3 + [1] * (7 + 3))
+    s.apply("interrupt_fire")
+    decline_reactions(s)
+    assert dice_used(s) == 2 + 3 + 4 + 3 + 7 + 3
+    assert [(f.shooter, f.target, f.firepower, f.defense) for f in fires(s)] == [
+        ("mil.3", "brit.A", 3, 4), ("brit.A", "mil.2", 7, 3)]  # fmt: skip
