@@ -153,7 +153,7 @@ def firepower_at(state, u: int, s_pos: int, t: int, t_pos: int, moved_u: int, mo
     sup = combat.support_dice(weapons, moved=moved_u > 0, rapid=moved_u == 2, full_rules=full)
     bonus = state.mad[u]
     if full:
-        bonus += table.exposed[t_pos] + (moved_t == 2) + (state.supply[u] > 0)
+        bonus += table.exposed[t_pos] + (moved_t == 2) + (first and state.supply[u] > 0)
     pen = 0
     if first:
         pen = state.fires[u] + state.ammo[u] + (moved_u == 2)

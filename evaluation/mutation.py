@@ -92,7 +92,7 @@ CURATED: tuple[tuple[str, str, str, str, str], ...] = (
      "if not table.terrain_cover[p] or table.dist[p][threat] < away:",
      "the pilot of a team wiped out in cover stays put"),
     ("force_on_force", "fof_env/force_on_force/fire.py",
-     "(self.moved[t] == 2) + (self.supply[u] > 0)", "(self.moved[t] == 2)",
+     "return 1 if self.full and self.supply[u] > 0 else 0", "return 0",
      "Well Supplied units lose their extra die"),
     ("force_on_force", "fof_env/force_on_force/fire.py",
      "            p += self.rmoves[u]\n", "",

@@ -46,10 +46,17 @@ class FireResolution:
         return p
 
     def _bonuses(self, u: int, t: int) -> int:
+        """Bonus dice of each portion of ``u``'s fire at ``t``: Mad Minute ("one extra Firepower die for all
+        attacks"); full rules: the target Exposed or Rapid-moved."""
         b = self.mad[u]
         if self.full:
-            b += self.sc.table.exposed[self.pos[t]] + (self.moved[t] == 2) + (self.supply[u] > 0)
+            b += self.sc.table.exposed[self.pos[t]] + (self.moved[t] == 2)
         return b
+
+    def _unit_bonus(self, u: int) -> int:
+        """Bonus dice of ``u``'s whole fire, however it is divided (with its first portion, like the
+        penalties): full rules, "+1 if unit is Well Supplied" (rulings R24)."""
+        return 1 if self.full and self.supply[u] > 0 else 0
 
     def fire_capacity(self, u: int) -> int:
         """Firepower before target-dependent bonuses; 0 means the unit may not fire this turn.
@@ -81,7 +88,9 @@ class FireResolution:
             if fp is not None:
                 return fp
         dice = self._portion_dice(u, t, figures, weapons)
-        return combat.split_firepower([dice], self._penalties(u) if first else 0, capped=self.full)[0]
+        if not first:
+            return combat.split_firepower([dice], 0, capped=self.full)[0]
+        return combat.split_firepower([dice + self._unit_bonus(u)], self._penalties(u), capped=self.full)[0]
 
     def portions_firepower(self, u: int, portions: list[tuple[int, int, list[int]]]) -> list[int]:
         """Firepower dice of each ``(target, figures, weapons)`` portion of one fire of unit ``u``.
@@ -89,8 +98,9 @@ class FireResolution:
         003: "No infantry unit may have a total Firepower greater than 10 dice" and "how many Firepower
         Dice will be devoted to each target": the portions' dice are added up, capped at 10 and lose the
         unit-wide penalties as one total, what it loses coming off the first portion, then the next
-        (:func:`~fof_env.force_on_force.combat.split_firepower`, rulings R24). A portion at or of a WWII
-        AFV keeps its own dice (003: "Vehicular weapons ... are exempt from the 10D cap"; R81).
+        (:func:`~fof_env.force_on_force.combat.split_firepower`, rulings R24). The unit's own bonus (Well
+        Supplied) is one die of that total, the first portion's. A portion at or of a WWII AFV keeps its
+        own dice (003: "Vehicular weapons ... are exempt from the 10D cap"; R81).
         """
         fps: list[int | None] = [None] * len(portions)
         if self.sc.vehicles:
@@ -98,7 +108,10 @@ class FireResolution:
                 fps[i] = self.afv_firepower(u, t, i == 0)
         pool = [i for i, fp in enumerate(fps) if fp is None]
         dice = [self._portion_dice(u, *portions[i]) for i in pool]
-        penalties = self._penalties(u) if pool and pool[0] == 0 else 0
+        penalties = 0
+        if pool and pool[0] == 0:  # the unit-wide modifiers go with the first portion
+            dice[0] += self._unit_bonus(u)
+            penalties = self._penalties(u)
         for i, fp in zip(pool, combat.split_firepower(dice, penalties, capped=self.full), strict=True):
             fps[i] = fp
         return fps

@@ -133,7 +133,8 @@ def test_the_d12_team_engages_four_targets_and_a_d10_team_three():
     "Support Weapon dice must be allocated to one target" (R24). brit.C (D12: 4 figures and a GPMG)
     gives one figure each to mil.2, mil.3 and mil.4 and keeps one figure and the GPMG on mil.1, all
     about 31" away (beyond every Optimum Range), none Exposed: mil.1 gets 1 + 2 (Medium) + 1 Well
-    Supplied = 4D12 against 3D6 (basic 3, no In Cover: irregulars), the others 1 + 1 = 2D12 against 2D6."""
+    Supplied = 4D12 against 3D6 (basic 3, no In Cover: irregulars), the others 1D12 against 1D6 ("+1 if
+    unit is Well Supplied" is the unit's die, once for the whole fire: R24)."""
     targets = {"mil.1": unit("x33y05", 3), "mil.2": unit("x33y13", 3, support=[]),
                "mil.3": unit("x33y21", 3, support=[]), "mil.4": unit("x33y29", 3, support=[])}  # fmt: skip
     s = raid_state({"brit.C": unit("x03y17"), **targets})
@@ -145,11 +146,11 @@ def test_the_d12_team_engages_four_targets_and_a_d10_team_three():
         s.apply(action)
     assert s.decision_kind == "split_support" and s.legal_action_strings() == ["mil.1", "mil.2", "mil.3", "mil.4"]
     s.apply("mil.1")
-    script(s, [1] * (4 + 3 + 3 * (2 + 2)))
+    script(s, [1] * (4 + 3 + 3 * (1 + 1)))
     decline_reactions(s)
     assert [(f.target, f.firepower, f.defense) for f in fires(s)] == [
-        ("mil.1", 4, 3), ("mil.2", 2, 2), ("mil.3", 2, 2), ("mil.4", 2, 2)]  # fmt: skip
-    assert dice_used(s) == 19
+        ("mil.1", 4, 3), ("mil.2", 1, 1), ("mil.3", 1, 1), ("mil.4", 1, 1)]  # fmt: skip
+    assert dice_used(s) == 13
 
     d10 = raid_state({"brit.A": unit("x03y17"), **targets})
     for action in ("brit.A", "fire", "mil.1", "mil.2", "n1", "mil.3", "n1"):

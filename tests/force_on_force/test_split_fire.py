@@ -106,3 +106,17 @@ def test_a_portion_left_with_nobody_to_shoot_fires_no_dice():
     assert dice_used(s) == 2 + 3 + 4 + 3 + 7 + 3
     assert [(f.shooter, f.target, f.firepower, f.defense) for f in fires(s)] == [
         ("mil.3", "brit.A", 3, 4), ("brit.A", "mil.2", 7, 3)]  # fmt: skip
+
+
+def test_well_supplied_is_one_die_for_the_whole_fire():
+    """003, the Firepower box: "+1 if unit is Well Supplied" is a die of the unit, not of each target: a
+    split fire gets it once, with the first target's portion, as the unit-wide penalties (R24). brit.A
+    (4 riflemen, D10, Well Supplied) at x03y17 beside the west back wall, the targets 30" away by the
+    east one (nobody Exposed, beyond every Optimum Range): all at mil.2, 4 + 1 = 5D10 against 3D6;
+    split 2 and 2, mil.2 gets 2 + 1 = 3D10 against 3D6 and mil.3 2D10 against 2D6: 5 dice in all."""
+    seed_says(SEED_FULL, "+1 if unit is Well Supplied")
+    targets = {"mil.2": unit("x33y13", 3, support=[]), "mil.3": unit("x33y21", 3, support=[])}
+    alone = raid_state({"brit.A": unit("x03y17", support=[]), **targets})
+    assert _shots(alone, "brit.A fire mil.2 pass", 5 + 3) == [("mil.2", 5, 3)]
+    split = raid_state({"brit.A": unit("x03y17", support=[]), **targets})
+    assert _shots(split, "brit.A fire mil.2 mil.3 n2 pass", 3 + 3 + 2 + 2) == [("mil.2", 3, 3), ("mil.3", 2, 2)]
