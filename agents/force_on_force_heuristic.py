@@ -166,7 +166,7 @@ def defense_at(state, t: int, t_pos: int, s_pos: int, fp: int, moved_t: int) -> 
     """Defence dice of unit ``t`` at ``t_pos`` (``moved_t`` this turn) against ``fp`` dice from ``s_pos``."""
     table = state.sc.table
     at_home = t_pos == state.pos[t]
-    cover = table.cover_from[s_pos][t_pos] + (state.excellent[t] if at_home else 0)
+    cover = state.ground_cover(s_pos, t_pos) + (state.excellent[t] if at_home else 0)
     if state.full:
         in_cover = at_home and state.in_cover[t]
         auto = moved_t == 0 and not table.exposed[t_pos] and not state.is_irregular(t)

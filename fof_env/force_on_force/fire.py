@@ -138,19 +138,38 @@ class FireResolution:
             optimum = d <= reach + 1e-9
         return figures + self._support_dice(u, weapons) + optimum + self._bonuses(u, t)
 
+    def ground_cover(self, shooter_pos: int, here: int) -> int:
+        """Cover dice the table gives a unit at ``here`` fired on from ``shooter_pos`` (-1: no line of fire,
+        e.g. mortars: the area's dice alone). Full rules: the area feature's dice plus a crossed wall's
+        (003: "Cover modifiers that overlap are cumulative."); quick rules: the quick start's one die for
+        a team "behind cover", the larger of the two (rulings R6)."""
+        table = self.sc.table
+        if shooter_pos < 0:
+            return table.terrain_cover[here]
+        if self.full:
+            return table.cover_from[shooter_pos][here]
+        return max(table.terrain_cover[here], table.wall_cover[shooter_pos][here])
+
+    def has_in_cover(self, t: int) -> bool:
+        """Whether unit ``t`` has the In Cover die (full rules): it passed a Quality Check this turn, or it
+        is a regular unit that has not moved and is not Exposed (R23; irregulars: R39)."""
+        return bool(self.in_cover[t]) or (self.moved[t] == 0 and not self.sc.table.exposed[self.pos[t]]
+                                          and not self.is_irregular(t))  # fmt: skip
+
     def cover_dice(self, t: int, shooter_pos: int) -> int:
         """Cover dice of unit ``t`` against fire from ``shooter_pos`` (-1: no line, e.g. mortars)."""
         table = self.sc.table
         here = self.pos[t]
-        terrain = table.terrain_cover[here] if shooter_pos < 0 else table.cover_from[shooter_pos][here]
+        terrain = self.ground_cover(shooter_pos, here)
         if self.cards is not None and self.cards.swiss:  # Swiss Cheese: no longer Solid Cover (R62)
             degraded = self._swiss_cover(here, shooter_pos)
             terrain = terrain if degraded is None else degraded
         cover = terrain + self.excellent[t]
-        if self.sc.vehicles and not terrain and shooter_pos >= 0:
-            cover += self.afv_intervening(t, shooter_pos)  # 003 "Intervening Cover": an AFV (R89)
-        if self.full and (self.in_cover[t] or (self.moved[t] == 0 and not table.exposed[here]
-                                               and not self.is_irregular(t))):  # irregulars: R39
+        if self.sc.vehicles and shooter_pos >= 0:  # 003 "Intervening Cover": an AFV (R89), one bonus
+            intervening = table.wall_cover[shooter_pos][here] if self.full else terrain  # with a wall's
+            if not intervening:
+                cover += self.afv_intervening(t, shooter_pos)
+        if self.full and self.has_in_cover(t):
             cover += 1
         return cover
 

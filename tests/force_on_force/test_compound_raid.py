@@ -88,21 +88,21 @@ def test_fortified_improved_and_solid_cover_on_the_compound_table():
     its support weapons 20") + 1 Well Supplied = 8D10; the targets are not Exposed (inside a position
     or next to a wall).
 
-    * the DShK crew (3) in the bunker at x23y11, fired on from x15y11 (8"): 3 + 3 = 6D6 (the west wall
-      it shoots across gives Solid cover, not added to the bunker's: the best cover counts, R6);
+    * the DShK crew (3) in the bunker at x23y11, fired on from x15y11 (8") across the west wall: 3 + 3
+      Fortified + 1 Solid (the wall) = 7D6 ("Cover modifiers that overlap are cumulative.", R6);
     * the gate guard (6) in the sangar at x21y17, from x15y17 (6", through the gate): 6 + 2 = 8D6;
     * the house fighters (6) at x27y11, just inside the north wall, from x25y05 (6.3" across it):
       6 + 1 = 7D6."""
-    assert _fire_on_the_compound_table("brit.A", "x15y11", "mil.1", "x23y11", 8 + 6) == [("brit.A", "mil.1", 8, 6)]
+    assert _fire_on_the_compound_table("brit.A", "x15y11", "mil.1", "x23y11", 8 + 7) == [("brit.A", "mil.1", 8, 7)]
     assert _fire_on_the_compound_table("brit.B", "x15y17", "mil.2", "x21y17", 8 + 8) == [("brit.B", "mil.2", 8, 8)]
     assert _fire_on_the_compound_table("brit.A", "x25y05", "mil.3", "x27y11", 8 + 7) == [("brit.A", "mil.3", 8, 7)]
 
 
 def test_well_supplied_gives_a_firepower_die():
     """003: "+1 if unit is Well Supplied": the same fire at the bunker without the British supply: 7D10
-    (against 6D6: basic 3 + Fortified 3)."""
-    shots = _fire_on_the_compound_table("brit.A", "x15y11", "mil.1", "x23y11", 7 + 6, supply="normal")
-    assert shots == [("brit.A", "mil.1", 7, 6)]
+    (against 7D6: basic 3 + Fortified 3 + the wall 1)."""
+    shots = _fire_on_the_compound_table("brit.A", "x15y11", "mil.1", "x23y11", 7 + 7, supply="normal")
+    assert shots == [("brit.A", "mil.1", 7, 7)]
 
 
 @pytest.mark.parametrize(("moved", "firepower", "defense"), [("none", 7, 5), ("tactical", 5, 5), ("rapid", 3, 4)])

@@ -210,6 +210,26 @@ def test_an_afv_is_intervening_cover():
     assert (f.firepower, f.defense) == (5, 5)
 
 
+@pytest.mark.parametrize(("feature", "alone", "with_panzer"), [
+    ({"id": "copse", "kind": "woods", "rect": [4, 10, 6, 16]}, 6, 7),
+    ({"id": "hedge", "kind": "wall", "segment": [7, 2, 7, 22]}, 6, 6),
+], ids=["woods", "wall"])  # fmt: skip
+def test_an_afv_adds_to_area_cover_but_not_to_a_wall(feature, alone, with_panzer):
+    """003: "Cover modifiers that overlap are cumulative." and "If enemy fire passes over an intervening
+    terrain feature, such as a stone wall, an AFV, etc. to reach a unit, that unit may claim the Solid Cover
+    bonus" (one bonus for the fire passing over something, R6, R89). The US rifles (4, not moved, not
+    Exposed: In Cover) at x05y13, fired on by the MG team (3 + 1 Light MG = 4 dice): in a copse, 4 + 1 woods
+    + 1 In Cover = 6 defence dice, 7 with the Panzer IV on the line of fire; behind a hedge 2" in front of
+    them, 4 + 1 + 1 = 6, and still 6 with the Panzer: the hedge and the tank are one Intervening Cover."""
+    table = {"table": {"width_in": 24, "height_in": 24, "spacing_in": 2}, "features": [feature]}
+    units = {"us.rifles": {"at": "x05y13"}, "ger.mg": {"at": "x21y13"}}
+    for extra, defense in (({}, alone), ({"ger.panzer": {"at": "x13y13"}}, with_panzer)):
+        s = armour({**units, **extra}, initiative="ger", table=table)
+        shoot(s, "ger.mg", "us.rifles", [1] * (4 + defense))
+        (f,) = fires(s)
+        assert (f.firepower, f.defense) == (4, defense)
+
+
 # ------------------------------------------------------------------ bail-outs
 @pytest.mark.parametrize("confidence", ["confident", "low"])
 def test_confident_and_low_crews_bail_out_after_a_non_damaging_hit(confidence):
