@@ -345,6 +345,6 @@ class FireResolution:
                 passed = combat.morale_passed(rolls)
                 self.events.append(ev.MoraleChecked(self.UNIT_NAMES[t], tuple(rolls), passed))
                 if not passed:
-                    self.pinned[t] = 1
+                    self.pin(t)  # and its Quality Check for In Cover (rules/pinned_cover.py, R54)
             elif self.pilot_unit == t:
                 self._pilot_flees()

@@ -237,15 +237,17 @@ def test_confident_and_low_crews_bail_out_after_a_non_damaging_hit(confidence):
     whether the hit causes damage or not." The Panzerfaust (4 dice) at the Sherman's front (3d8): attack 4, 1,
     1, 1; armour 1, 1, 1: 1 hit; the 1 Hit column, D6 = 1: no damage. The crew still checks: 5 dice 1, 1, 1,
     4, 4: 2 successes to 3 failures: it bails out (R84): the unit is now its crew on foot, Pinned, no AFV
-    any more."""
+    any more. Standing in the open (Exposed), the crew takes 003's Quality Check for In Cover ("Pinned
+    units may take a Quality Check to get In Cover even if they have moved", R54): a 4 on its D8 passes."""
     s = armour({"us.sherman": {"at": "x05y13"}, "ger.gren": {"at": "x21y13"}, "ger.mg": {"at": "x23y01"}},
                initiative="ger", variant=f'us.sherman:crew_confidence="{confidence}"')  # fmt: skip
-    shoot(s, "ger.gren", "us.sherman", [4, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 4, 4])
+    shoot(s, "ger.gren", "us.sherman", [4, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 4, 4, 4])
     (f,) = fires(s)
     assert (f.firepower, f.defense, f.casualties) == (4, 3, 1)
-    assert dice_used(s) == 13
+    assert dice_used(s) == 14
     sh = uid(s, "us.sherman")
     assert s.veh[sh].bailed == 1 and not s.is_afv(sh) and s.pinned[sh] == 1 and s.effective(sh) == 5
+    assert s.sc.table.exposed[s.pos[sh]] and s.in_cover[sh] == 1
     assert "the crew of us.sherman bails out" in notes(s)
 
 
