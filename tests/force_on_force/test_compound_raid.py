@@ -98,6 +98,33 @@ def test_fortified_improved_and_solid_cover_on_the_compound_table():
     assert _fire_on_the_compound_table("brit.A", "x25y05", "mil.3", "x27y11", 8 + 7) == [("brit.A", "mil.3", 8, 7)]
 
 
+def test_the_quick_rules_keep_the_scenarios_modules_and_terrain():
+    """R53: ``rules="quick"`` is the quick start's (000) arithmetic and sequence; the scenario's own rules
+    (its ``rules`` modules) and its terrain's cover dice stay. 003: "Out of Contact Movement may only be
+    utilized by units designated by a scenario"; Compound Raid designates the militia, and names them
+    irregulars. Under the quick rules:
+
+    * brit.A (4 figures, two Light weapons) fires at the DShK crew (3) in the bunker across the west wall,
+      8" away: 4 + 2 + 1 Optimum Range = 7D10 (no Well Supplied die, no 10D cap: R22) against 3 +
+      Fortified 3 = 6D6 (one cover die count: the larger of the bunker's 3 and the wall's 1, R6);
+    * mil.1, an irregular target, may not fire back: it is asked only about a reaction move (R37);
+    * mil.4, unseen in the palm grove while the British hold the initiative, may move Out of Contact into
+      the house at x29y17, 14.6" away, beyond its 12" (R40)."""
+    s = raid_state({"brit.A": unit("x15y11"), "mil.1": unit("x23y11")}, table=None, rules="quick")
+    for action in ("brit.A", "fire", "mil.1"):
+        s.apply(action)
+    assert s.decision_kind == "declare_interrupt" and s.legal_action_strings() == ["pass", "interrupt_move"]
+    script(s, [1] * (7 + 6))
+    decline_reactions(s)
+    assert [(f.target, f.firepower, f.defense) for f in fires(s)] == [("mil.1", 7, 6)] and dice_used(s) == 13
+    s = raid_state({"brit.A": unit("x05y17"), "mil.4": unit("x25y31")}, table=None, rules="quick",
+                   portion="non_initiative")  # fmt: skip
+    assert not s.table.los[s.table.index("x05y17")][s.table.index("x25y31")]
+    s.apply("mil.4")
+    s.apply("move")
+    assert "x29y17" in s.legal_action_strings()
+
+
 def test_well_supplied_gives_a_firepower_die():
     """003: "+1 if unit is Well Supplied": the same fire at the bunker without the British supply: 7D10
     (against 7D6: basic 3 + Fortified 3 + the wall 1)."""
@@ -248,11 +275,13 @@ def test_fof_train_and_fof_evaluate(tmp_path, capsys):
     assert data["timing"]["games"] == 4
 
 
-def test_rulings_r37_to_r42_quote_the_seed_and_name_tests_that_exist():
-    """Each ruling of this issue quotes 003 (or 000) and names its tests; every test it names exists."""
+@pytest.mark.parametrize("numbers", [range(37, 43), range(51, 55)], ids=["R37-R42", "R51-R54"])
+def test_rulings_of_the_003_modules_quote_the_seed_and_name_tests_that_exist(numbers):
+    """Each ruling of the 003 modules and readings quotes 003 (or 000) and names its tests; every test it
+    names exists."""
     here = Path(__file__).parent
     text = (here.parents[1] / "fof_env" / "force_on_force" / "rulings.md").read_text()
-    for n in range(37, 43):
+    for n in numbers:
         block = text.split(f"**R{n}.")[1].split("\n**R")[0]
         assert re.search(r"\b00[03]\b", block), n
         named = re.findall(r"`(test_\w+\.py)::(test_\w+)`", block)

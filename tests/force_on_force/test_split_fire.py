@@ -120,3 +120,22 @@ def test_well_supplied_is_one_die_for_the_whole_fire():
     assert _shots(alone, "brit.A fire mil.2 pass", 5 + 3) == [("mil.2", 5, 3)]
     split = raid_state({"brit.A": unit("x03y17", support=[]), **targets})
     assert _shots(split, "brit.A fire mil.2 mil.3 n2 pass", 3 + 3 + 2 + 2) == [("mil.2", 3, 3), ("mil.3", 2, 2)]
+
+
+def test_each_portion_of_a_split_fire_may_claim_its_optimum_range_die():
+    """R51: 003: "A unit only receives one Optimum Range die per round of fire." and "A unit can only claim
+    an Optimum Range die if all the weapons used in the attack are within Optimum Range.", with Example 2:
+    "If the fireteam decides to split their fire, firing the SAW and grenade launcher at the enemy unit 14”
+    away, that portion of their fire would receive the Optimum Range bonus die." Each portion is its own
+    round of fire with its target and claims the die when all its weapons are in range. brit.A (D10, 4
+    figures, two Light weapons; not Well Supplied) at mil.4, 12.8" away, beyond its riflemen's 10": the
+    whole unit 4 + 2 + 1 Exposed = 7D10, no die; the gunners and both weapons at mil.4 (2 + 2 + 1 Optimum
+    Range, within the weapons' 20", + 1 Exposed = 6D10) and the two riflemen at mil.2, 8.2" away (2 + 1
+    Optimum Range + 1 Exposed = 4D10): a die each."""
+    seed_says(SEED_FULL, "A unit only receives one Optimum Range die per round of fire.",
+              "that portion of their fire would receive the Optimum Range bonus die.")  # fmt: skip
+    whole = _state("brit.A", supply="normal")
+    assert _shots(whole, "brit.A fire mil.4 pass", 7 + 3) == [("mil.4", 7, 3)]
+    split = _state("brit.A", supply="normal")
+    assert _shots(split, "brit.A fire mil.4 mil.2 n2 pass mil.4 mil.4", 6 + 3 + 4 + 3) == [
+        ("mil.4", 6, 3), ("mil.2", 4, 3)]  # fmt: skip
