@@ -148,7 +148,7 @@ def firepower_at(state, u: int, s_pos: int, t: int, t_pos: int, moved_u: int, mo
     sup = combat.support_dice(weapons, moved=moved_u > 0, rapid=moved_u == 2, full_rules=full)
     bonus = state.mad[u]
     if full:
-        bonus += table.exposed[t_pos] + (moved_t == 2) + (state.supply[u] > 0)
+        bonus += table.exposed[t_pos] + (moved_t == 2) + (first and state.supply[u] > 0)
     pen = 0
     if first:
         pen = state.fires[u] + state.ammo[u] + (moved_u == 2)
@@ -162,7 +162,7 @@ def defense_at(state, t: int, t_pos: int, s_pos: int, fp: int, moved_t: int, ext
     ``extra``: cover dice more (an Excellent Position it would be given)."""
     table = state.sc.table
     at_home = t_pos == state.pos[t]
-    cover = table.cover_from[s_pos][t_pos] + (state.excellent[t] if at_home else 0) + extra
+    cover = state.ground_cover(s_pos, t_pos) + (state.excellent[t] if at_home else 0) + extra
     if state.full:
         in_cover = at_home and state.in_cover[t]
         auto = moved_t == 0 and not table.exposed[t_pos] and not state.is_irregular(t)
@@ -178,21 +178,25 @@ def hits_at(state, u: int, s_pos: int, t: int, t_pos: int, moved_u: int, moved_t
     """Expected casualties of ``u`` firing from ``s_pos`` at ``t`` standing at ``t_pos`` (hits on the armour of
     a WWII AFV: rules/wwii_vehicles.py); ``extra_defense``: defence dice more for ``t`` (an Excellent Position
     it would be given: cover for infantry, armour for an AFV, none for an open hatch's commander, R74)."""
+    fp = None
     if state.sc.vehicles and (state.is_afv(u) or state.is_afv(t)):
         fp = state.afv_firepower(u, t, first)  # None: infantry fire at an unbuttoned tank's commander (R87)
-        if fp is not None and state.is_afv(t):
-            if fp <= 0:
-                return 0.0
-            dice, die = state.afv_defense(t, s_pos, at=t_pos)
-            return expected_hits(fp, state.tq[u], dice + extra_defense, die)
-        if fp is not None:  # an AFV's fire at infantry
-            dfn = defense_at(state, t, t_pos, s_pos, fp, moved_t, extra_defense)
-            return min(expected_hits(fp, state.tq[u], dfn, state.tq[t]), float(state.effective(t))) if fp > 0 else 0.0
-        if state.is_afv(t):
+        if fp is None and state.is_afv(t):
             extra_defense = 0  # the commander in the hatch gains no die from the position (R74)
-    fp = firepower_at(state, u, s_pos, t, t_pos, moved_u, moved_t, figures, weapons, first)
+    if fp is None:
+        fp = firepower_at(state, u, s_pos, t, t_pos, moved_u, moved_t, figures, weapons, first)
+    return hits_of(state, u, s_pos, t, t_pos, moved_t, fp, extra_defense)
+
+
+def hits_of(state, u: int, s_pos: int, t: int, t_pos: int, moved_t: int, fp: int, extra_defense: int = 0) -> float:
+    """Expected casualties of ``fp`` dice of ``u`` fired from ``s_pos`` at ``t`` standing at ``t_pos`` (hits on
+    the armour of a WWII AFV that ``u`` fires at with an AT weapon or a tank's gun); ``extra_defense`` as
+    :func:`hits_at`'s."""
     if fp <= 0:
         return 0.0
+    if state.sc.vehicles and state.is_afv(t) and (state.is_afv(u) or state.at_dice(u)):
+        dice, die = state.afv_defense(t, s_pos, at=t_pos)
+        return expected_hits(fp, state.tq[u], dice + extra_defense, die)
     dfn = defense_at(state, t, t_pos, s_pos, fp, moved_t, extra_defense)
     return min(expected_hits(fp, state.tq[u], dfn, state.tq[t]), float(state.effective(t)))
 
@@ -574,12 +578,6 @@ class ForceOnForceHeuristic:
         self._split = self._plan_split(state, u, t, units)
         return state.UNIT0 + t
 
-    def _share_hits(self, state, u: int, t: int, figures: int, weapons: list[int], first: bool) -> float:
-        if figures + len(weapons) <= 0:
-            return 0.0
-        here = state.pos[u]
-        return hits_at(state, u, here, t, state.pos[t], state.moved[u], state.moved[t], figures, weapons, first)
-
     def _plan_split(self, state, u: int, t0: int, targets: list[int]) -> list | None:
         """A split fire worth more than everything on ``t0`` (003 "Splitting Fire"), or None:
         ``[(target, figures), ...]`` for the extra targets, the support weapons staying on ``t0``."""
@@ -590,10 +588,14 @@ class ForceOnForceHeuristic:
         figures = state.shooting_figures(u)
         extra: list[tuple[int, int]] = []
 
+        here = state.pos[u]
+
         def total(extra_: list[tuple[int, int]]) -> float:
-            left = figures - sum(n for _t, n in extra_)
-            v = self._share_hits(state, u, t0, left, weapons, True)
-            return v + sum(self._share_hits(state, u, t, n, [], False) for t, n in extra_)
+            """Expected hits of the split: the engine's dice for its portions (one 10D cap, R24)."""
+            shares = [(t0, figures - sum(n for _t, n in extra_), weapons), *((t, n, []) for t, n in extra_)]
+            fps = state.portions_firepower(u, shares)
+            return sum(hits_of(state, u, here, t, state.pos[t], state.moved[t], fp)
+                       for (t, _n, _w), fp in zip(shares, fps, strict=True))  # fmt: skip
 
         current = total(extra)
         while len(extra) + 1 < limit:

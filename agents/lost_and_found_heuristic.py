@@ -211,7 +211,7 @@ def _fp(state, s: _Shooter, s_pos: int, t_pos: int, t_rapid: bool) -> int:
 def _defense(state, t: int, t_pos: int, s_pos: int, fp: int, moved: int, in_cover: bool) -> int:
     """Defence dice of own or visible unit ``t`` standing at ``t_pos`` (``moved``: 0/1/2 this turn)."""
     table = state.sc.table
-    cover = table.cover_from[s_pos][t_pos] + (state.excellent[t] if t_pos == state.pos[t] else 0)
+    cover = state.ground_cover(s_pos, t_pos) + (state.excellent[t] if t_pos == state.pos[t] else 0)
     if state.full and (in_cover or (moved == 0 and not table.exposed[t_pos])):
         cover += 1
     pen = 1 if (not state.full and moved == 2) else 0

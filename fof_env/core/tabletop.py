@@ -135,13 +135,16 @@ class Table:
     - ``terrain_cover[p]``: cover dice of the best area feature whose rect holds p
       (boundary included): ``COVER_DICE`` (woods, building, stream bank 1; improved 2,
       fortified 3, reinforced fortification 4), else 0.
-    - ``cover_from[q]``: a ``bytes`` row, ``cover_from[q][p]`` is the cover dice of a unit at
-      p fired on from q: the larger of ``terrain_cover[p]`` and 1 if some wall segment properly crosses the
+    - ``wall_cover[q]``: a ``bytes`` row, ``wall_cover[q][p]`` is 1 if a wall gives intervening
+      cover to a unit at p fired on from q, else 0: some wall segment properly crosses the
       segment q-p (both end points of each strictly on opposite sides of the other;
-      touching does not count). Not symmetric in general. With ``wall_cover_reach_in``
-      set (default None: any crossing wall counts), a crossing wall gives cover only if
-      the crossing point is within that many inches of p, i.e. the target is *behind*
-      the wall rather than the firer.
+      touching does not count; several walls still give 1). Not symmetric in general. With
+      ``wall_cover_reach_in`` set (default None: any crossing wall counts), a crossing wall
+      gives cover only if the crossing point is within that many inches of p, i.e. the target
+      is *behind* the wall rather than the firer.
+    - ``cover_from[q]``: a ``bytes`` row, ``cover_from[q][p]`` is the cover dice of a unit at
+      p fired on from q: ``terrain_cover[p] + wall_cover[q][p]`` (003: "Cover modifiers that
+      overlap are cumulative.").
     - ``exposed[p]``: no feature of any kind is within 2" of p (point-to-rect or
       point-to-segment distance <= 2.0) and p is inside none.
     - ``kind_at[p]``: kind of the first area feature (in ``features`` order) containing p
@@ -242,7 +245,9 @@ class Table:
         crossed = np.zeros((n, n), dtype=bool)
         for f in walls:
             crossed |= self._wall_crossings(f)
-        self.cover_from_np: np.ndarray = np.maximum(crossed.astype(np.uint8), cover[None, :])
+        self.wall_cover_np: np.ndarray = crossed.astype(np.uint8)
+        self.wall_cover: list[bytes] = [row.tobytes() for row in self.wall_cover_np]
+        self.cover_from_np: np.ndarray = self.wall_cover_np + cover[None, :]
         self.cover_from: list[bytes] = [row.tobytes() for row in self.cover_from_np]
 
     # ------------------------------------------------------------------ naming
@@ -317,7 +322,7 @@ class Table:
 
     def wall_crossings(self, wall: Feature) -> np.ndarray:
         """n x n bool for one wall of this table: ``[q, p]`` is True iff the wall gives intervening
-        cover to a unit at p fired on from q (the wall test of ``cover_from``: a proper crossing of
+        cover to a unit at p fired on from q (the wall test of ``wall_cover``: a proper crossing of
         the segment q-p, within ``wall_cover_reach_in`` of p when that is set). ValueError for a
         feature that is not one of this table's walls."""
         if wall.is_area or self.feature_by_id.get(wall.id) is not wall:

@@ -92,6 +92,26 @@ def firepower(
     return max(0, (min(FIREPOWER_CAP, raw) if capped else raw) - penalties)
 
 
+def split_firepower(portions: list[int], penalties: int = 0, *, capped: bool = True) -> list[int]:
+    """Firepower dice of each portion of one fire, from each portion's dice before the cap and penalties.
+
+    003: "No infantry unit may have a total Firepower greater than 10 dice" and "Note that all negative
+    penalties are applied to the 10D cap": the unit's total, every portion's dice added up, is capped at
+    10 (``capped=False``: the quick start's uncapped sum), then ``penalties`` come off it. What the total
+    loses comes off the first portion, then off the next ones in order (rulings R24). For one portion
+    this is :func:`firepower`'s ``max(0, min(10, dice) - penalties)``. Never below zero.
+    """
+    raw = sum(portions)
+    total = max(0, (min(FIREPOWER_CAP, raw) if capped else raw) - penalties)
+    cut = raw - total
+    out = []
+    for dice in portions:
+        taken = min(dice, cut)
+        out.append(dice - taken)
+        cut -= taken
+    return out
+
+
 def defense(figures: int, incoming: int, *, armor: int = 0, cover: int = 0, penalties: int = 0) -> int:
     """Defence dice: ``min(figures, incoming) + armor + cover - penalties``, at least 1.
 

@@ -46,10 +46,17 @@ class FireResolution:
         return p
 
     def _bonuses(self, u: int, t: int) -> int:
+        """Bonus dice of each portion of ``u``'s fire at ``t``: Mad Minute ("one extra Firepower die for all
+        attacks"); full rules: the target Exposed or Rapid-moved."""
         b = self.mad[u]
         if self.full:
-            b += self.sc.table.exposed[self.pos[t]] + (self.moved[t] == 2) + (self.supply[u] > 0)
+            b += self.sc.table.exposed[self.pos[t]] + (self.moved[t] == 2)
         return b
+
+    def _unit_bonus(self, u: int) -> int:
+        """Bonus dice of ``u``'s whole fire, however it is divided (with its first portion, like the
+        penalties): full rules, "+1 if unit is Well Supplied" (rulings R24)."""
+        return 1 if self.full and self.supply[u] > 0 else 0
 
     def fire_capacity(self, u: int) -> int:
         """Firepower before target-dependent bonuses; 0 means the unit may not fire this turn.
@@ -75,16 +82,52 @@ class FireResolution:
         return max(0, (min(combat.FIREPOWER_CAP, raw) if self.full else raw) - self._penalties(u))
 
     def attack_firepower(self, u: int, t: int, figures: int, weapons: list[int], first: bool = True) -> int:
-        """Firepower dice of ``figures`` shooters plus ``weapons`` of unit ``u`` against ``t``.
-
-        Optimum Range: the target within TQ inches (quick start); full rules: every weapon used
-        within TQ inches, support weapons twice that. Unit-wide penalties fall on the first portion
-        of a split fire only (rulings.md R22, R24).
-        """
+        """Firepower dice of ``figures`` shooters plus ``weapons`` of unit ``u`` against ``t``, as one fire of
+        its own (``first=False``: without the unit-wide penalties). The portions of a split fire share one
+        cap: :meth:`portions_firepower`."""
         if self.sc.vehicles:  # fire of or at a WWII AFV (rules/wwii_vehicles.py, R81)
             fp = self.afv_firepower(u, t, first)
             if fp is not None:
                 return fp
+        dice = self._portion_dice(u, t, figures, weapons)
+        if not first:
+            return combat.split_firepower([dice], 0, capped=self.full)[0]
+        return combat.split_firepower([dice + self._unit_bonus(u)], self._penalties(u), capped=self.full)[0]
+
+    def portions_firepower(self, u: int, portions: list[tuple[int, int, list[int]]]) -> list[int]:
+        """Firepower dice of each ``(target, figures, weapons)`` portion of one fire of unit ``u``.
+
+        003: "No infantry unit may have a total Firepower greater than 10 dice" and "how many Firepower
+        Dice will be devoted to each target": the portions' dice are added up, capped at 10 and lose the
+        unit-wide penalties as one total, what it loses coming off the first portion, then the next
+        (:func:`~fof_env.force_on_force.combat.split_firepower`, rulings R24). The unit's own bonus (Well
+        Supplied) is one die of that total, the first portion's. A portion at or of a WWII AFV keeps its
+        own dice (003: "Vehicular weapons ... are exempt from the 10D cap"; R81).
+        """
+        fps: list[int | None] = [None] * len(portions)
+        if self.sc.vehicles:
+            for i, (t, _figures, _weapons) in enumerate(portions):
+                fps[i] = self.afv_firepower(u, t, i == 0)
+        pool = [i for i, fp in enumerate(fps) if fp is None]
+        dice = [self._portion_dice(u, *portions[i]) for i in pool]
+        penalties = 0
+        if pool and pool[0] == 0:  # the unit-wide modifiers go with the first portion
+            dice[0] += self._unit_bonus(u)
+            penalties = self._penalties(u)
+        for i, fp in zip(pool, combat.split_firepower(dice, penalties, capped=self.full), strict=True):
+            fps[i] = fp
+        return fps
+
+    def _portion_dice(self, u: int, t: int, figures: int, weapons: list[int]) -> int:
+        """Dice of ``figures`` shooters plus ``weapons`` of unit ``u`` against ``t`` before the cap and the
+        unit-wide penalties: figures, support weapons, Optimum Range and bonuses; none when nobody is
+        left to shoot (the first target's figures after casualties, R24).
+
+        Optimum Range: the target within TQ inches (quick start); full rules: every weapon used
+        within TQ inches, support weapons twice that (rulings.md R22, R24).
+        """
+        if figures + len(weapons) <= 0:
+            return 0
         d = self.sc.table.dist[self.pos[u]][self.pos[t]]
         tq = self.tq[u]
         reach, weapon_reach = tq, 2 * tq
@@ -95,28 +138,40 @@ class FireResolution:
             optimum = (riflemen <= 0 or d <= reach + 1e-9) and (not weapons or d <= weapon_reach + 1e-9)
         else:
             optimum = d <= reach + 1e-9
-        return combat.firepower(
-            figures,
-            self._support_dice(u, weapons),
-            optimum=optimum,
-            bonuses=self._bonuses(u, t),
-            penalties=self._penalties(u) if first else 0,
-            capped=self.full,
-        )
+        return figures + self._support_dice(u, weapons) + optimum + self._bonuses(u, t)
+
+    def ground_cover(self, shooter_pos: int, here: int) -> int:
+        """Cover dice the table gives a unit at ``here`` fired on from ``shooter_pos`` (-1: no line of fire,
+        e.g. mortars: the area's dice alone). Full rules: the area feature's dice plus a crossed wall's
+        (003: "Cover modifiers that overlap are cumulative."); quick rules: the quick start's one die for
+        a team "behind cover", the larger of the two (rulings R6)."""
+        table = self.sc.table
+        if shooter_pos < 0:
+            return table.terrain_cover[here]
+        if self.full:
+            return table.cover_from[shooter_pos][here]
+        return max(table.terrain_cover[here], table.wall_cover[shooter_pos][here])
+
+    def has_in_cover(self, t: int) -> bool:
+        """Whether unit ``t`` has the In Cover die (full rules): it passed a Quality Check this turn, or it
+        is a regular unit that has not moved and is not Exposed (R23; irregulars: R39)."""
+        return bool(self.in_cover[t]) or (self.moved[t] == 0 and not self.sc.table.exposed[self.pos[t]]
+                                          and not self.is_irregular(t))  # fmt: skip
 
     def cover_dice(self, t: int, shooter_pos: int) -> int:
         """Cover dice of unit ``t`` against fire from ``shooter_pos`` (-1: no line, e.g. mortars)."""
         table = self.sc.table
         here = self.pos[t]
-        terrain = table.terrain_cover[here] if shooter_pos < 0 else table.cover_from[shooter_pos][here]
+        terrain = self.ground_cover(shooter_pos, here)
         if self.cards is not None and self.cards.swiss:  # Swiss Cheese: no longer Solid Cover (R62)
             degraded = self._swiss_cover(here, shooter_pos)
             terrain = terrain if degraded is None else degraded
         cover = terrain + self.excellent[t]
-        if self.sc.vehicles and not terrain and shooter_pos >= 0:
-            cover += self.afv_intervening(t, shooter_pos)  # 003 "Intervening Cover": an AFV (R89)
-        if self.full and (self.in_cover[t] or (self.moved[t] == 0 and not table.exposed[here]
-                                               and not self.is_irregular(t))):  # irregulars: R39
+        if self.sc.vehicles and shooter_pos >= 0:  # 003 "Intervening Cover": an AFV (R89), one bonus
+            intervening = table.wall_cover[shooter_pos][here] if self.full else terrain  # with a wall's
+            if not intervening:
+                cover += self.afv_intervening(t, shooter_pos)
+        if self.full and self.has_in_cover(t):
             cover += 1
         return cover
 
@@ -255,8 +310,7 @@ class FireResolution:
     def _fire(self, s: int, portions: list[tuple[int, int, list[int]]], returning: bool = False) -> None:
         """Resolve one fire of unit ``s``: each portion is (target, figures, weapons)."""
         shooter_pos = self.pos[s]
-        for i, (t, figures, weapons) in enumerate(portions):
-            fp = self.attack_firepower(s, t, figures, weapons, first=i == 0)
+        for (t, _figures, _weapons), fp in zip(portions, self.portions_firepower(s, portions), strict=True):
             if fp <= 0:
                 continue
             self._attack(t, fp, self.tq[s], shooter_pos, self.UNIT_NAMES[s])
@@ -293,6 +347,6 @@ class FireResolution:
                 passed = combat.morale_passed(rolls)
                 self.events.append(ev.MoraleChecked(self.UNIT_NAMES[t], tuple(rolls), passed))
                 if not passed:
-                    self.pinned[t] = 1
+                    self.pin(t)  # and its Quality Check for In Cover (rules/pinned_cover.py, R54)
             elif self.pilot_unit == t:
                 self._pilot_flees()

@@ -11,7 +11,8 @@ The engine is one class composed of concern modules, each a mixin that owns its 
 :mod:`~fof_env.force_on_force.casualties` (hits, morale, casualty checks, escorts),
 :mod:`~fof_env.force_on_force.movement`, :mod:`~fof_env.force_on_force.fog`
 (the D10 Fog of War table) and the scenario rule modules of :mod:`fof_env.force_on_force.rules`
-(``ambush``, ``downed_pilot``, ``irregulars``, ``out_of_contact`` ...), which a scenario switches on. This module holds the state's
+(``ambush``, ``downed_pilot``, ``irregulars``, ``out_of_contact`` ...), which a scenario switches on, and
+:mod:`~fof_env.force_on_force.rules.pinned_cover` (a full-rules module, always on). This module holds the state's
 slots, the queries, the decision and legal-action dispatch and the driver.
 
 Players are the scenario's two sides (0 and 1, in the file's order); units are numbered in
@@ -119,6 +120,7 @@ from fof_env.force_on_force.rules.capture import Capture
 from fof_env.force_on_force.rules.downed_pilot import DownedPilot
 from fof_env.force_on_force.rules.irregulars import Irregulars
 from fof_env.force_on_force.rules.out_of_contact import OutOfContact
+from fof_env.force_on_force.rules.pinned_cover import PinnedCover
 from fof_env.force_on_force.rules.wwii import WwiiInfantry
 from fof_env.force_on_force.rules.wwii_air import WWIICloseAirSupport
 from fof_env.force_on_force.rules.wwii_fog import SHUFFLE, FogCardDrawn, WWIIFogDeck
@@ -131,8 +133,8 @@ _COUNT_TEXT = re.compile(r"n[1-9][0-9]?", re.ASCII)  # "n1" .. "n11": a split-fi
 
 
 class ForceOnForceState(TurnSequence, ReactionWindow, FireResolution, CasualtiesAndMorale, Movement, FogOfWar,
-                        Ambush, Capture, DownedPilot, AirstrikeCall, Irregulars, OutOfContact, WwiiInfantry,
-                        WWIIVehicles, WWIIFogDeck, WWIIReserves, WWIICloseAirSupport, State):
+                        Ambush, Capture, DownedPilot, AirstrikeCall, Irregulars, OutOfContact, PinnedCover,
+                        WwiiInfantry, WWIIVehicles, WWIIFogDeck, WWIIReserves, WWIICloseAirSupport, State):
     """A Force on Force position; see the module docstring for actions and decisions.
 
     Instances are of the scenario's state class (:func:`fof_env.force_on_force.layout.state_class`),

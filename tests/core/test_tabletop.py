@@ -110,6 +110,17 @@ def test_cover_from_is_not_symmetric():
     assert all(cover(T.name(q), "x15y07") for q in range(len(T)))  # inside the house, from anywhere
 
 
+def test_cover_from_adds_a_crossed_wall_to_the_area_cover():
+    """003_b1b2d2a6d4b3bab2.txt: "Cover modifiers that overlap are cumulative." x13y05 is in the house (1);
+    fire from x11y01 crosses the wall at (12, 3): 1 + 1 = 2. From x15y11 no wall is crossed: 1. The
+    wall's own part is ``wall_cover``."""
+    house, north, south = P("x13y05"), P("x11y01"), P("x15y11")
+    assert T.terrain_cover[house] == 1
+    assert (T.wall_cover[north][house], T.cover_from[north][house]) == (1, 2)
+    assert (T.wall_cover[south][house], T.cover_from[south][house]) == (0, 1)
+    assert (T.wall_cover_np == T.cover_from_np - np.asarray(T.terrain_cover, dtype=np.uint8)[None, :]).all()
+
+
 def test_wall_cover_reach_counts_only_walls_near_the_target():
     t = Table(16, 12, 2, FEATURES, wall_cover_reach_in=1.5)
     assert cover("x11y03", "x13y03", t)  # crossing 1" from the target

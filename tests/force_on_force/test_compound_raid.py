@@ -88,21 +88,48 @@ def test_fortified_improved_and_solid_cover_on_the_compound_table():
     its support weapons 20") + 1 Well Supplied = 8D10; the targets are not Exposed (inside a position
     or next to a wall).
 
-    * the DShK crew (3) in the bunker at x23y11, fired on from x15y11 (8"): 3 + 3 = 6D6 (the west wall
-      it shoots across gives Solid cover, not added to the bunker's: the best cover counts, R6);
+    * the DShK crew (3) in the bunker at x23y11, fired on from x15y11 (8") across the west wall: 3 + 3
+      Fortified + 1 Solid (the wall) = 7D6 ("Cover modifiers that overlap are cumulative.", R6);
     * the gate guard (6) in the sangar at x21y17, from x15y17 (6", through the gate): 6 + 2 = 8D6;
     * the house fighters (6) at x27y11, just inside the north wall, from x25y05 (6.3" across it):
       6 + 1 = 7D6."""
-    assert _fire_on_the_compound_table("brit.A", "x15y11", "mil.1", "x23y11", 8 + 6) == [("brit.A", "mil.1", 8, 6)]
+    assert _fire_on_the_compound_table("brit.A", "x15y11", "mil.1", "x23y11", 8 + 7) == [("brit.A", "mil.1", 8, 7)]
     assert _fire_on_the_compound_table("brit.B", "x15y17", "mil.2", "x21y17", 8 + 8) == [("brit.B", "mil.2", 8, 8)]
     assert _fire_on_the_compound_table("brit.A", "x25y05", "mil.3", "x27y11", 8 + 7) == [("brit.A", "mil.3", 8, 7)]
 
 
+def test_the_quick_rules_keep_the_scenarios_modules_and_terrain():
+    """R53: ``rules="quick"`` is the quick start's (000) arithmetic and sequence; the scenario's own rules
+    (its ``rules`` modules) and its terrain's cover dice stay. 003: "Out of Contact Movement may only be
+    utilized by units designated by a scenario"; Compound Raid designates the militia, and names them
+    irregulars. Under the quick rules:
+
+    * brit.A (4 figures, two Light weapons) fires at the DShK crew (3) in the bunker across the west wall,
+      8" away: 4 + 2 + 1 Optimum Range = 7D10 (no Well Supplied die, no 10D cap: R22) against 3 +
+      Fortified 3 = 6D6 (one cover die count: the larger of the bunker's 3 and the wall's 1, R6);
+    * mil.1, an irregular target, may not fire back: it is asked only about a reaction move (R37);
+    * mil.4, unseen in the palm grove while the British hold the initiative, may move Out of Contact into
+      the house at x29y17, 14.6" away, beyond its 12" (R40)."""
+    s = raid_state({"brit.A": unit("x15y11"), "mil.1": unit("x23y11")}, table=None, rules="quick")
+    for action in ("brit.A", "fire", "mil.1"):
+        s.apply(action)
+    assert s.decision_kind == "declare_interrupt" and s.legal_action_strings() == ["pass", "interrupt_move"]
+    script(s, [1] * (7 + 6))
+    decline_reactions(s)
+    assert [(f.target, f.firepower, f.defense) for f in fires(s)] == [("mil.1", 7, 6)] and dice_used(s) == 13
+    s = raid_state({"brit.A": unit("x05y17"), "mil.4": unit("x25y31")}, table=None, rules="quick",
+                   portion="non_initiative")  # fmt: skip
+    assert not s.table.los[s.table.index("x05y17")][s.table.index("x25y31")]
+    s.apply("mil.4")
+    s.apply("move")
+    assert "x29y17" in s.legal_action_strings()
+
+
 def test_well_supplied_gives_a_firepower_die():
     """003: "+1 if unit is Well Supplied": the same fire at the bunker without the British supply: 7D10
-    (against 6D6: basic 3 + Fortified 3)."""
-    shots = _fire_on_the_compound_table("brit.A", "x15y11", "mil.1", "x23y11", 7 + 6, supply="normal")
-    assert shots == [("brit.A", "mil.1", 7, 6)]
+    (against 7D6: basic 3 + Fortified 3 + the wall 1)."""
+    shots = _fire_on_the_compound_table("brit.A", "x15y11", "mil.1", "x23y11", 7 + 7, supply="normal")
+    assert shots == [("brit.A", "mil.1", 7, 7)]
 
 
 @pytest.mark.parametrize(("moved", "firepower", "defense"), [("none", 7, 5), ("tactical", 5, 5), ("rapid", 3, 4)])
@@ -133,7 +160,8 @@ def test_the_d12_team_engages_four_targets_and_a_d10_team_three():
     "Support Weapon dice must be allocated to one target" (R24). brit.C (D12: 4 figures and a GPMG)
     gives one figure each to mil.2, mil.3 and mil.4 and keeps one figure and the GPMG on mil.1, all
     about 31" away (beyond every Optimum Range), none Exposed: mil.1 gets 1 + 2 (Medium) + 1 Well
-    Supplied = 4D12 against 3D6 (basic 3, no In Cover: irregulars), the others 1 + 1 = 2D12 against 2D6."""
+    Supplied = 4D12 against 3D6 (basic 3, no In Cover: irregulars), the others 1D12 against 1D6 ("+1 if
+    unit is Well Supplied" is the unit's die, once for the whole fire: R24)."""
     targets = {"mil.1": unit("x33y05", 3), "mil.2": unit("x33y13", 3, support=[]),
                "mil.3": unit("x33y21", 3, support=[]), "mil.4": unit("x33y29", 3, support=[])}  # fmt: skip
     s = raid_state({"brit.C": unit("x03y17"), **targets})
@@ -145,11 +173,11 @@ def test_the_d12_team_engages_four_targets_and_a_d10_team_three():
         s.apply(action)
     assert s.decision_kind == "split_support" and s.legal_action_strings() == ["mil.1", "mil.2", "mil.3", "mil.4"]
     s.apply("mil.1")
-    script(s, [1] * (4 + 3 + 3 * (2 + 2)))
+    script(s, [1] * (4 + 3 + 3 * (1 + 1)))
     decline_reactions(s)
     assert [(f.target, f.firepower, f.defense) for f in fires(s)] == [
-        ("mil.1", 4, 3), ("mil.2", 2, 2), ("mil.3", 2, 2), ("mil.4", 2, 2)]  # fmt: skip
-    assert dice_used(s) == 19
+        ("mil.1", 4, 3), ("mil.2", 1, 1), ("mil.3", 1, 1), ("mil.4", 1, 1)]  # fmt: skip
+    assert dice_used(s) == 13
 
     d10 = raid_state({"brit.A": unit("x03y17"), **targets})
     for action in ("brit.A", "fire", "mil.1", "mil.2", "n1", "mil.3", "n1"):
@@ -247,11 +275,13 @@ def test_fof_train_and_fof_evaluate(tmp_path, capsys):
     assert data["timing"]["games"] == 4
 
 
-def test_rulings_r37_to_r42_quote_the_seed_and_name_tests_that_exist():
-    """Each ruling of this issue quotes 003 (or 000) and names its tests; every test it names exists."""
+@pytest.mark.parametrize("numbers", [range(37, 43), range(51, 55)], ids=["R37-R42", "R51-R54"])
+def test_rulings_of_the_003_modules_quote_the_seed_and_name_tests_that_exist(numbers):
+    """Each ruling of the 003 modules and readings quotes 003 (or 000) and names its tests; every test it
+    names exists."""
     here = Path(__file__).parent
     text = (here.parents[1] / "fof_env" / "force_on_force" / "rulings.md").read_text()
-    for n in range(37, 43):
+    for n in numbers:
         block = text.split(f"**R{n}.")[1].split("\n**R")[0]
         assert re.search(r"\b00[03]\b", block), n
         named = re.findall(r"`(test_\w+\.py)::(test_\w+)`", block)

@@ -164,6 +164,19 @@ def test_woods_walls_buildings_and_stream_banks_give_one_cover_die(rules, featur
     assert (a.defense, b.defense) == (5, 6)
 
 
+@pytest.mark.parametrize(("rules", "defense"), [("full", 4 + 1 + 2), ("quick", 4 + 1 + 1)])
+def test_woods_behind_a_wall_add_up_in_the_full_rules(rules, defense):
+    """003_b1b2d2a6d4b3bab2.txt: "Cover modifiers that overlap are cumulative." and "All modifiers are
+    cumulative." usmc.A (4 figures, body armour; it has moved: not In Cover) in a wood, fired on across a
+    stone wall: the full rules give +1 for the woods and +1 for the wall, 7 dice; the quick start gives
+    one die for being behind cover (000_294bccfd88f0ebda.txt: "If the USMC team is behind cover ... the
+    team would receive another defensive dice"), 6 (R6)."""
+    s = make({"tal.2": unit(WEST), "usmc.A": unit(EAST, moved="tactical")}, rules=rules, initiative="taliban",
+             table=table_with(wall(3, 1, 3, 35, "west_back"), wall(17, 1, 17, 35, "stone_wall"),
+                              area("woods", 18, 10, 20, 12)))  # fmt: skip
+    assert shot(s, "tal.2", "usmc.A").defense == defense
+
+
 def test_a_wall_behind_the_target_or_the_firer_gives_no_cover():
     """003_b1b2d2a6d4b3bab2.txt: "If enemy fire passes over an intervening terrain feature, such as a stone
     wall ... to reach a unit, that unit may claim the Solid Cover bonus." Fire that crosses no wall gets

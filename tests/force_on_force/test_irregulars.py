@@ -231,3 +231,23 @@ def test_an_irregular_unit_that_holds_takes_a_quality_check_for_in_cover():
     script(regular, [])
     regular.apply("hold")
     assert dice_used(regular) == 0 and regular.in_cover[rid(regular, "mil.2")] == 0
+
+
+# ------------------------------------------------------------------ R52: support weapons after casualties
+def test_irregular_survivors_pick_up_their_support_weapons():
+    """R52: 000_294bccfd88f0ebda.txt: "If the grenadier gets hit, someone will pick up his launcher." (R20) holds
+    for irregulars too: 003 lists what they may not do ("they must receive fire without responding to it",
+    "can only be activated or react once per turn") and nothing of their weapons. mil.2 (an RPG, Medium,
+    and an RPD, Light) has lost 4 of its 6 men: the 2 left work both weapons. At brit.A, 6" away and
+    Exposed: 2 + 2 (RPG) + 1 (RPD) + 1 Optimum Range (the gunners' 12") + 1 Exposed - 1 Poorly Supplied =
+    6D6, as when the militia are regulars; brit.A defends with min(4, 6) + 1 armour = 5D10."""
+    for irregulars in (True, False):
+        s = raid_state({"brit.A": unit("x27y17", 4, support=[]), "mil.2": unit("x33y17", 2, kia=4)},
+                       initiative="militia", irregulars=irregulars)  # fmt: skip
+        assert s.usable_support(rid(s, "mil.2")) == [2, 1]
+        for action in ("mil.2", "fire", "brit.A"):
+            s.apply(action)
+        script(s, [1] * (6 + 5))
+        decline_reactions(s)
+        assert [(f.shooter, f.firepower, f.defense) for f in fires(s)] == [("mil.2", 6, 5)]
+        assert dice_used(s) == 6 + 5

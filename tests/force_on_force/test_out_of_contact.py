@@ -125,3 +125,43 @@ def test_a_hidden_initiative_unit_does_not_count():
         })  # fmt: skip
         assert s.table.los[s.table.index("x05y17")][s.table.index("x33y19")]
         assert ("x01y01" in _move_choices(s)) is offered
+
+
+def test_an_out_of_contact_move_may_not_end_on_a_wiped_out_enemy_unit():
+    """R4: "A unit may not end on a point held by an enemy unit"; R41: "A point held by an enemy unit the
+    mover's side can see is never a destination". brit.B, wiped out (4 KIA) at x07y01 in the north block,
+    sees nothing, so its point is unseen and 26" from mil.4, beyond any ordinary move: only the Out of
+    Contact reach could offer it, and it must not; x09y01 beside it is offered."""
+    s = raid_state({"brit.A": unit(BRIT, 4, support=[]), "brit.B": unit(FAR_NORTH, 0, kia=4),
+                    "mil.4": unit(MIL, 5, support=[])}, table=LANE, portion="non_initiative")  # fmt: skip
+    assert not s.active(rid(s, "brit.B"))
+    legal = _move_choices(s)
+    assert FAR_NORTH not in legal and "x09y01" in legal
+
+
+EDGES = table_with(area("building", 0, 0, 6, 36, "west_block"), area("building", 30, 0, 36, 36, "east_block"))
+
+
+def test_the_out_of_contact_reach_does_not_wrap_round_the_table_edges():
+    """003: "as long as it can trace a path from its current position to the spot it wishes to move to
+    without crossing any initiative unit's line of sight" (R41: orthogonal 2" steps on the grid). brit.A
+    at x17y17 on a table with two buildings along the west and east edges (x 0-6, x 30-36) sees every
+    point but the two outer columns of each block (x01, x03 and x33, x35: more than 2" of building in
+    between), so the unseen ground is two strips 30" apart. A step east from a strip's east end is off
+    the table, not onto the next row's west end: mil.4 in the east strip reaches the east strip only,
+    mil.3 in the west strip the west strip only."""
+    units = {"brit.A": unit("x17y17", 4, support=[]), "mil.3": unit("x01y25", 5, support=[]),
+             "mil.4": unit("x35y09", 5, support=[])}  # fmt: skip
+    s = raid_state(units, table=EDGES, portion="non_initiative")
+    los = s.table.los[s.table.index("x17y17")]
+    assert [bool(los[s.table.index(p)]) for p in ("x01y01", "x03y35", "x05y17", "x31y17", "x33y01", "x35y35")] == [
+        False, False, True, True, False, False]  # fmt: skip
+    east = _move_choices(s)
+    assert {"x33y35", "x35y01"} <= set(east)  # 26"+ away along the strip
+    assert not any(p.startswith(("x01", "x03")) for p in east)
+    s = raid_state(units, table=EDGES, portion="non_initiative")
+    s.apply("mil.3")
+    s.apply("move")
+    west = s.legal_action_strings()
+    assert {"x01y01", "x03y01"} <= set(west)
+    assert not any(p.startswith(("x33", "x35")) for p in west)

@@ -160,13 +160,14 @@ def test_boom_a_4d10_attack_on_a_random_unit():
 def test_incoming_a_6d6_mortar_barrage():
     """004: "Randomly determine the unit that is hit by the mortar rounds. The affected unit is
     struck with a Firepower of 6d6." Blue draws it: the d2 picks Blue Two (3 figures: 3 defence
-    dice); 6 5 4 3 2 1 against 6 1 1: two casualties; its last figure's morale 3 fails: pinned."""
-    s = state("incoming", rolls=[2, 6, 5, 4, 3, 2, 1, 6, 1, 1, 3])
+    dice); 6 5 4 3 2 1 against 6 1 1: two casualties; its last figure's morale 3 fails: pinned, and
+    then its Quality Check for In Cover (rulings R54), 5: In Cover."""
+    s = state("incoming", rolls=[2, 6, 5, 4, 3, 2, 1, 6, 1, 1, 3, 5])
     draw(s, "blue")
-    assert used(s) == 11
+    assert used(s) == 12
     assert played(s) == [("blue", "incoming", "blue.2")]
     b2 = unit(s, "blue.2")
-    assert (s.figs[b2][0], s.figs[b2][2]) == (1, 2) and s.pinned[b2] == 1
+    assert (s.figs[b2][0], s.figs[b2][2]) == (1, 2) and s.pinned[b2] == 1 and s.in_cover[b2] == 1
 
 
 def test_nothing_friendly_about_it_each_figure_rolls_4_plus():

@@ -211,6 +211,26 @@ def test_an_afv_is_intervening_cover():
     assert (f.firepower, f.defense) == (5, 5)
 
 
+@pytest.mark.parametrize(("feature", "alone", "with_panzer"), [
+    ({"id": "copse", "kind": "woods", "rect": [4, 10, 6, 16]}, 6, 7),
+    ({"id": "hedge", "kind": "wall", "segment": [7, 2, 7, 22]}, 6, 6),
+], ids=["woods", "wall"])  # fmt: skip
+def test_an_afv_adds_to_area_cover_but_not_to_a_wall(feature, alone, with_panzer):
+    """003: "Cover modifiers that overlap are cumulative." and "If enemy fire passes over an intervening
+    terrain feature, such as a stone wall, an AFV, etc. to reach a unit, that unit may claim the Solid Cover
+    bonus" (one bonus for the fire passing over something, R6, R89). The US rifles (4, not moved, not
+    Exposed: In Cover) at x05y13, fired on by the MG team (3 + 1 Light MG = 4 dice): in a copse, 4 + 1 woods
+    + 1 In Cover = 6 defence dice, 7 with the Panzer IV on the line of fire; behind a hedge 2" in front of
+    them, 4 + 1 + 1 = 6, and still 6 with the Panzer: the hedge and the tank are one Intervening Cover."""
+    table = {"table": {"width_in": 24, "height_in": 24, "spacing_in": 2}, "features": [feature]}
+    units = {"us.rifles": {"at": "x05y13"}, "ger.mg": {"at": "x21y13"}}
+    for extra, defense in (({}, alone), ({"ger.panzer": {"at": "x13y13"}}, with_panzer)):
+        s = armour({**units, **extra}, initiative="ger", table=table)
+        shoot(s, "ger.mg", "us.rifles", [1] * (4 + defense))
+        (f,) = fires(s)
+        assert (f.firepower, f.defense) == (4, defense)
+
+
 # ------------------------------------------------------------------ bail-outs
 @pytest.mark.parametrize("confidence", ["confident", "low"])
 def test_confident_and_low_crews_bail_out_after_a_non_damaging_hit(confidence):
@@ -218,15 +238,17 @@ def test_confident_and_low_crews_bail_out_after_a_non_damaging_hit(confidence):
     whether the hit causes damage or not." The Panzerfaust (4 dice) at the Sherman's front (3d8): attack 4, 1,
     1, 1; armour 1, 1, 1: 1 hit; the 1 Hit column, D6 = 1: no damage. The crew still checks: 5 dice 1, 1, 1,
     4, 4: 2 successes to 3 failures: it bails out (R84): the unit is now its crew on foot, Pinned, no AFV
-    any more."""
+    any more. Standing in the open (Exposed), the crew takes 003's Quality Check for In Cover ("Pinned
+    units may take a Quality Check to get In Cover even if they have moved", R54): a 4 on its D8 passes."""
     s = armour({"us.sherman": {"at": "x05y13"}, "ger.gren": {"at": "x21y13"}, "ger.mg": {"at": "x23y01"}},
                initiative="ger", variant=f'us.sherman:crew_confidence="{confidence}"')  # fmt: skip
-    shoot(s, "ger.gren", "us.sherman", [4, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 4, 4])
+    shoot(s, "ger.gren", "us.sherman", [4, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 4, 4, 4])
     (f,) = fires(s)
     assert (f.firepower, f.defense, f.casualties) == (4, 3, 1)
-    assert dice_used(s) == 13
+    assert dice_used(s) == 14
     sh = uid(s, "us.sherman")
     assert s.veh[sh].bailed == 1 and not s.is_afv(sh) and s.pinned[sh] == 1 and s.effective(sh) == 5
+    assert s.sc.table.exposed[s.pos[sh]] and s.in_cover[sh] == 1
     assert "the crew of us.sherman bails out" in notes(s)
 
 

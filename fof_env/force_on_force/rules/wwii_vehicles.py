@@ -298,7 +298,7 @@ class WWIIVehicles:
         self.events.append(ev.MoraleChecked(name, tuple(rolls), passed))
         if not passed:
             self.veh[t] = self.veh[t]._replace(bailed=1, buttoned=0, spotted=0)
-            self.pinned[t] = 1
+            self.pin(t)  # the crew on foot: its Quality Check for In Cover (R54)
             self.events.append(ev.Note(f"the crew of {name} bails out"))
 
     def _attack_commander(self, t: int, fp: int, tq: int, shooter: str) -> None:
