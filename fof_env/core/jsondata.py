@@ -4,7 +4,8 @@ Python's ``json`` module accepts ``NaN``, ``Infinity`` and ``1e999`` (a float th
 nests as deep as the interpreter's recursion allows, and refuses integers of more than 4,300
 digits with a ``ValueError`` that is not a ``JSONDecodeError``. :func:`loads` reads JSON the way
 the rest of the package expects it: finite numbers only, at most ``max_depth`` levels, every
-problem one :class:`BadJSON` line; :func:`problem` checks a value already parsed.
+problem one :class:`BadJSON` line; :func:`problem` checks a value already parsed;
+:func:`field_path` names a field of it in an error message.
 """
 
 from __future__ import annotations
@@ -67,3 +68,12 @@ def problem(value: Any, max_depth: int = DEFAULT_MAX_DEPTH) -> str | None:
             children = item.values() if isinstance(item, dict) else item
             stack.extend((child, depth + 1) for child in children)
     return None
+
+
+def field_path(parts, root: str = "(the file)") -> str:
+    """A field's path inside parsed JSON as error messages name it (``units[2].figures[0].support``)
+    from its keys and indices; ``root`` names the whole document (no parts)."""
+    out = ""
+    for p in parts:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out or root

@@ -26,6 +26,12 @@ own TQ and Morale, any number a side.
 
 Points are ``[x, y]`` inches; unit deployment marks and the like must be grid points of the
 table (``spacing_in / 2 + k * spacing_in``).
+
+A scenario may play on a shared table (:mod:`fof_env.core.tables`), one map that scenarios of
+other rule systems use too: ``"table": {"ref": ID}``. Its points may then name the table's marks
+(``"deploy": {"mark": "1", "radius": 4}``), and ``"rules": {"downed_pilot": {"side": ...,
+"objective": "downed_pilot"}}`` takes the pilot's building, start, VP and deadline from the table's
+objective of that name. Problems in the shared file itself name that file.
 """
 
 from __future__ import annotations
@@ -36,7 +42,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from fof_env.core import jsondata
+from fof_env.core import jsondata, tables
 from fof_env.core.errors import ScenarioError
 from fof_env.core.tabletop import Feature, Table
 from fof_env.force_on_force.rules.wwii_reserves import CARD_STATS, check_reserve
@@ -44,6 +50,7 @@ from fof_env.force_on_force.scenario_schema import (
     FORMAT,
     MAX_TABLE_POINTS,
     SCHEMA,
+    TABLE,
 )
 
 _CACHE_SIZE = 8
@@ -246,13 +253,6 @@ def load_scenario(source: str | Path | dict[str, Any] = "lost_and_found") -> Sce
     return scenario
 
 
-def _path(parts) -> str:
-    out = ""
-    for p in parts:
-        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
-    return out or "(the file)"
-
-
 def check_schema(data: Any, origin: str) -> None:
     """Raise :class:`ScenarioError` for the first (most relevant) schema violation of ``data``."""
     from jsonschema import Draft202012Validator
@@ -261,7 +261,7 @@ def check_schema(data: Any, origin: str) -> None:
     error = best_match(Draft202012Validator(SCHEMA).iter_errors(data))
     if error is None:
         return
-    where = _path(error.absolute_path)
+    where = jsondata.field_path(error.absolute_path)
     message = error.message
     if error.validator == "additionalProperties":
         allowed = sorted(error.schema.get("properties", {}))
@@ -285,7 +285,15 @@ def scenario_from_dict(data: Any, origin: str = "<dict>") -> Scenario:
     def fail(where: str, message: str) -> ScenarioError:
         return ScenarioError(f"{origin}: {where}: {message}")
 
-    table = _build_table(data["table"], fail)
+    shared = _shared_table(data["table"], fail)
+    if shared is None:
+        table = _build_table(data["table"], fail)
+    else:  # problems in the shared file name that file
+
+        def fail_shared(where: str, message: str) -> ScenarioError:
+            return ScenarioError(f"{shared.origin}: {where}: {message}")
+
+        table = _build_table(shared.table, fail_shared)
     sides = tuple(
         SideSpec(
             id=s["id"], name=s["name"], edge=s["edge"], initiative_die=s["initiative_die"], tq=s["tq"],
@@ -341,7 +349,7 @@ def scenario_from_dict(data: Any, origin: str = "<dict>") -> Scenario:
         units.append(UnitSpec(
             id=u["id"], name=u["name"], side=side_of(u["side"], f"{where}.side"),
             figures=tuple(FigureSpec(f["role"], f["weapon"], f["support"], f.get("mg")) for f in u["figures"]),
-            deploy=_deployment(u.get("deploy"), table, f"{where}.deploy", fail),
+            deploy=_deployment(u.get("deploy"), table, shared, f"{where}.deploy", fail),
             tq=u.get("tq"), morale=u.get("morale"), irregular=u.get("irregular"),
             reinforcements=u.get("reinforcements", False), requires=dict(u.get("requires", {})),
             seed_quote=u.get("seed_quote", ""), vehicle=u.get("vehicle"), at_weapon=u.get("at_weapon"),
@@ -375,7 +383,7 @@ def scenario_from_dict(data: Any, origin: str = "<dict>") -> Scenario:
             raise fail(f"victory.vp[{i}].feature", f"{v.get('feature')!r} is not a feature of the table")
         victory.append(VictoryTerm(side_of(v["side"], f"victory.vp[{i}].side"), v["for"], v["points"],
                                    v.get("feature")))
-    rules = {name: _rule(name, dict(cfg), table, side_of, options, fail)
+    rules = {name: _rule(name, dict(cfg), table, shared, side_of, options, fail)
              for name, cfg in data.get("rules", {}).items()}
     return Scenario(
         id=data["id"], name=data["name"], provenance=data["provenance"], source=data.get("source", ""),
@@ -393,15 +401,26 @@ def table_from_dict(block: Any, origin: str) -> Table:
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import best_match
 
-    error = best_match(Draft202012Validator(SCHEMA["properties"]["table"]).iter_errors(block))
+    error = best_match(Draft202012Validator(TABLE).iter_errors(block))
     if error is not None:
-        raise ScenarioError(f"{origin}: table{_path(error.absolute_path) and '.' + _path(error.absolute_path)}: "
-                            f"{error.message}")
+        where = jsondata.field_path(error.absolute_path, "")
+        raise ScenarioError(f"{origin}: table{where and '.' + where}: {error.message}")
 
     def fail(where: str, message: str) -> ScenarioError:
         return ScenarioError(f"{origin}: {where}: {message}")
 
     return _build_table(block, fail)
+
+
+def _shared_table(block: dict[str, Any], fail) -> tables.SharedTable | None:
+    """The shared table ``block`` refers to (``{"ref": ID}``), None for a table of the scenario's own."""
+    if "ref" not in block:
+        return None
+    shared = tables.shared_table(block["ref"])
+    if shared is None:
+        raise fail("table.ref", f"{block['ref']!r} is not a shared table; shared tables: "
+                                f"{', '.join(tables.shared_table_ids())}")
+    return shared
 
 
 def _build_table(t: dict[str, Any], fail) -> Table:
@@ -437,7 +456,12 @@ def _overlap(a, b) -> bool:
     return ax0 < bx1 and bx0 < ax1 and ay0 < by1 and by0 < ay1
 
 
-def grid_point(table: Table, xy, where: str, fail) -> int:
+def grid_point(table: Table, xy, where: str, fail, shared: tables.SharedTable | None = None) -> int:
+    """The point index of ``xy`` (``[x, y]``, or a mark of the ``shared`` table); ``fail`` otherwise."""
+    try:
+        xy = tables.point(xy, shared)
+    except ValueError as exc:
+        raise fail(where, str(exc)) from None
     x, y = float(xy[0]), float(xy[1])
     if not (0 < x < table.width_in and 0 < y < table.height_in):
         raise fail(where, f"[{x:g}, {y:g}] is off the {table.width_in:g}\" x {table.height_in:g}\" table")
@@ -448,16 +472,17 @@ def grid_point(table: Table, xy, where: str, fail) -> int:
     return p
 
 
-def _deployment(d: dict[str, Any] | None, table: Table, where: str, fail) -> Deployment | None:
+def _deployment(d: dict[str, Any] | None, table: Table, shared: tables.SharedTable | None, where: str,
+                fail) -> Deployment | None:  # fmt: skip
     if d is None:
         return None
     if "mark" in d:
-        mark = grid_point(table, d["mark"], f"{where}.mark", fail)
+        mark = grid_point(table, d["mark"], f"{where}.mark", fail, shared)
         return Deployment(tuple(sorted([mark, *table.within(mark, float(d["radius"]))])), "mark", mark)
     if "edge" in d:
         return Deployment(tuple(table.edge_points(d["edge"])), "edge")
     if "at" in d:
-        return Deployment((grid_point(table, d["at"], f"{where}.at", fail),), "at")
+        return Deployment((grid_point(table, d["at"], f"{where}.at", fail, shared),), "at")
     x0, y0, x1, y1 = d["zone"]
     points = tuple(p for p, (x, y) in enumerate(table.xy)
                    if min(x0, x1) <= x <= max(x0, x1) and min(y0, y1) <= y <= max(y0, y1))  # fmt: skip
@@ -470,8 +495,8 @@ _RULE_KEYS = {
     "ambush": {"side", "option", "fires_first", "seed_quote"},
     "must_fire_first": {"side", "option", "seed_quote"},
     "capture": {"side", "option", "seed_quote"},
-    "downed_pilot": {"side", "building", "start", "deadline_turn", "early_escort_before_turn", "contact_vp",
-                     "early_escort_vp", "escort_vp", "figure", "seed_quote", "vp_quotes"},
+    "downed_pilot": {"side", "objective", "building", "start", "deadline_turn", "early_escort_before_turn",
+                     "contact_vp", "early_escort_vp", "escort_vp", "figure", "seed_quote", "vp_quotes"},
     "airstrike_call": {"side", "option", "seed_quote"},
     "irregulars": {"side", "option", "seed_quote"},
     "out_of_contact": {"side", "option", "seed_quote"},
@@ -498,7 +523,8 @@ def _check_fires_first(value: Any, where: str, options: list[OptionDecl], fail) 
         raise fail(where, f"{value!r} is not one of {list(AMBUSH_FIRES_FIRST)} or {{\"option\": NAME}}")
 
 
-def _rule(name: str, cfg: dict[str, Any], table: Table, side_of, options: list[OptionDecl], fail) -> dict[str, Any]:
+def _rule(name: str, cfg: dict[str, Any], table: Table, shared: tables.SharedTable | None, side_of,
+          options: list[OptionDecl], fail) -> dict[str, Any]:  # fmt: skip
     where = f"rules.{name}"
     unknown = sorted(set(cfg) - _RULE_KEYS[name])
     if unknown:
@@ -517,14 +543,33 @@ def _rule(name: str, cfg: dict[str, Any], table: Table, side_of, options: list[O
     if name == "ambush" and "fires_first" in cfg:
         _check_fires_first(cfg["fires_first"], f"{where}.fires_first", options, fail)
     if name == "downed_pilot":
+        if "objective" in cfg:
+            cfg = {**cfg, **_objective(cfg, where, shared, fail)}
         for key in ("building", "start", "deadline_turn", "early_escort_before_turn"):
             if key not in cfg:
                 raise fail(where, f"missing {key!r}")
         building = table.feature_by_id.get(cfg["building"])
         if building is None or building.kind != "building":
             raise fail(f"{where}.building", f"{cfg['building']!r} is not the id of a building")
-        start = grid_point(table, cfg["start"], f"{where}.start", fail)
+        start = grid_point(table, cfg["start"], f"{where}.start", fail, shared)
         if not building.contains(*table.xy[start]):
             raise fail(f"{where}.start", f"{table.name(start)} is not inside building {cfg['building']!r}")
         cfg["start_point"] = start
     return cfg
+
+
+def _objective(cfg: dict[str, Any], where: str, shared: tables.SharedTable | None, fail) -> dict[str, Any]:
+    """The settings the rule at ``where`` takes from the shared table's objective it names
+    (``cfg["objective"]``; the objective's ``quotes`` as ``vp_quotes``): none may be given again."""
+    name = cfg["objective"]
+    if shared is None:
+        raise fail(f"{where}.objective", "only a shared table ('table': {'ref': ID}) has objectives")
+    if name not in shared.objectives:
+        raise fail(f"{where}.objective", f"{name!r} is not an objective of shared table {shared.id!r}; "
+                                         f"objectives: {', '.join(shared.objectives) or 'none'}")
+    settings = {("vp_quotes" if k == "quotes" else k): v for k, v in shared.objectives[name].items()}
+    again = sorted(set(settings) & set(cfg))
+    if again:
+        raise fail(f"{where}.{again[0]}", f"set by objective {name!r} of shared table {shared.id!r}; "
+                                          "give it there or drop 'objective'")
+    return settings

@@ -2,8 +2,11 @@
 
 The schema checks structure and types (what JSON Schema is good at); the checks that need
 the table's geometry or cross references (a unit placed off the table, a deployment mark off
-the grid, an unknown side id, overlapping terrain) are made by
-:func:`fof_env.force_on_force.scenario.scenario_from_dict` after the schema passes.
+the grid, an unknown side id, overlapping terrain, a shared table or mark that does not exist) are
+made by :func:`fof_env.force_on_force.scenario.scenario_from_dict` after the schema passes.
+``table`` is either the table itself (:data:`TABLE`) or ``{"ref": ID}``, a shared table of
+:mod:`fof_env.core.tables`; a point (a deployment ``mark`` or ``at``, the pilot's ``start``) is
+``[x, y]`` or the name of a mark of that shared table.
 Key order in a file, as in Ludii's game description: the equipment (``table``, ``sides``,
 ``units``), the start (``deployment``), the play (``rules``, ``fog_of_war``), the end
 (``turns``, ``victory``).
@@ -36,6 +39,9 @@ MAX_UNITS = 24  # a scenario with card reserves and assets (rules/wwii_reserves.
 MAX_FIGURES = 12
 
 _XY = {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2}
+# a point: [x, y] inches, or the name of a mark of the shared table the scenario refers to
+_POINT = {"type": ["array", "string"], "items": {"type": "number"}, "minItems": 2, "maxItems": 2,
+          "pattern": "^[A-Za-z0-9_]+$", "maxLength": 16}  # fmt: skip
 _RECT = {"type": "array", "items": {"type": "number"}, "minItems": 4, "maxItems": 4}
 _ID = {"type": "string", "pattern": r"^[A-Za-z][A-Za-z0-9_.]*$", "maxLength": 32}
 _TEXT = {"type": "string"}
@@ -91,11 +97,11 @@ _DEPLOY = {
     "type": "object",
     "additionalProperties": False,
     "properties": {
-        "mark": _XY,
+        "mark": _POINT,
         "radius": {"type": "number", "minimum": 0, "maximum": 36},
         "edge": {"enum": list(EDGES)},
         "zone": _RECT,
-        "at": _XY,
+        "at": _POINT,
     },
     "oneOf": [{"required": ["mark", "radius"]}, {"required": ["edge"]}, {"required": ["zone"]}, {"required": ["at"]}],
 }
@@ -184,6 +190,28 @@ _VP = {
 
 _RULE = {"type": "object"}
 
+TABLE: dict[str, Any] = {
+    "type": "object",
+    "required": ["width_in", "height_in", "spacing_in", "features"],
+    "additionalProperties": False,
+    "properties": {
+        "width_in": {"type": "number", "exclusiveMinimum": 0, "maximum": 120},
+        "height_in": {"type": "number", "exclusiveMinimum": 0, "maximum": 120},
+        "spacing_in": {"type": "number", "minimum": 0.5, "maximum": 12},
+        "wall_cover_reach_in": {"type": ["number", "null"], "minimum": 0, "maximum": 120},
+        "features": {"type": "array", "items": _FEATURE, "maxItems": MAX_FEATURES},
+    },
+}
+"""A table of the scenario's own (the ``table`` block written out)."""
+
+TABLE_REF: dict[str, Any] = {
+    "type": "object",
+    "required": ["ref"],
+    "additionalProperties": False,
+    "properties": {"ref": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$", "maxLength": 32}},
+}
+"""A shared table (:mod:`fof_env.core.tables`) by its id."""
+
 SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "title": "Force on Force scenario",
@@ -199,18 +227,7 @@ SCHEMA: dict[str, Any] = {
         "provenance": {"type": "string", "minLength": 1},
         "source": _TEXT,
         "design_notes": {"type": "array", "items": _TEXT},
-        "table": {
-            "type": "object",
-            "required": ["width_in", "height_in", "spacing_in", "features"],
-            "additionalProperties": False,
-            "properties": {
-                "width_in": {"type": "number", "exclusiveMinimum": 0, "maximum": 120},
-                "height_in": {"type": "number", "exclusiveMinimum": 0, "maximum": 120},
-                "spacing_in": {"type": "number", "minimum": 0.5, "maximum": 12},
-                "wall_cover_reach_in": {"type": ["number", "null"], "minimum": 0, "maximum": 120},
-                "features": {"type": "array", "items": _FEATURE, "maxItems": MAX_FEATURES},
-            },
-        },
+        "table": {"if": {"type": "object", "required": ["ref"]}, "then": TABLE_REF, "else": TABLE},
         "sides": {"type": "array", "items": _SIDE, "minItems": 2, "maxItems": 2},
         "options": {"type": "object", "additionalProperties": _OPTION},
         "units": {"type": "array", "items": _UNIT, "minItems": 2, "maxItems": MAX_UNITS},

@@ -9,6 +9,7 @@ the reactions (and a Walk's own fire) happen where they were declared (rulings F
 
 from __future__ import annotations
 
+from fof_env.core.downed_pilot import within
 from fof_env.fubar import events as ev
 from fof_env.fubar.constants import (
     D_ON_GUARD,
@@ -297,7 +298,7 @@ class MovementMixin:
         dist = sc.table.dist[here]
         side = sc.unit_side[u]
         rescuer = pilot is not None and side == pilot.side and not self.is_veh(u)
-        if rescuer and self.pilot_unit < 0 and self.pilot_pos >= 0 and dist[self.pilot_pos] <= COHESION_IN + _EPS:
+        if rescuer and self.pilot_unit < 0 and within(dist, self.pilot_pos, COHESION_IN):
             self.pilot_unit = u
             self.pilot_pos = here
             self.contact = 1

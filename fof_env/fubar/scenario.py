@@ -20,6 +20,13 @@ leave by that edge]), ``units`` (``id`` like "tal.1", ``name``, ``side``, ``trai
 Points are ``[x, y]`` inches on the table's grid points. Units keep their file order: it is their
 index in the action space and the order in which they deploy.
 
+``table`` may instead be ``{"ref": ID, [cover]}``: a shared table (:mod:`fof_env.core.tables`), one
+map that scenarios of other rule systems play too. Points may then name its marks (``"near": "1"``),
+and ``rules.downed_pilot`` may give ``"objective": "downed_pilot"`` in place of ``building`` and
+``start``: that objective of the table gives them and the pilot's victory terms (contact, the escort
+before its early turn and by the end of its deadline turn) and automatic victory (the other side's,
+the pilot on the table at the end of the deadline turn). Problems in the shared file name that file.
+
 Sizes are bounded (the schema's maxima, at most ``MAX_TABLE_POINTS`` grid points, numbers finite, a
 file of at most ``MAX_FILE_BYTES``), so a bad file is refused in one line before anything is built.
 A server lists the files of its operator's scenario folders by id (:func:`register_scenario`).
@@ -34,8 +41,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from fof_env.core import jsondata
-from fof_env.core.errors import PositionError
+from fof_env.core import jsondata, tables
+from fof_env.core.errors import PositionError, ScenarioError
 from fof_env.core.tabletop import Feature, Table
 from fof_env.fubar.geometry import Geometry
 from fof_env.fubar.tables import (
@@ -246,13 +253,6 @@ def _validator():
     return jsonschema.Draft202012Validator(schema)
 
 
-def _path(parts) -> str:
-    out = ""
-    for p in parts:
-        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
-    return out or "(top level)"
-
-
 def _schema_error(where: str, data: Any) -> None:
     import jsonschema
 
@@ -270,20 +270,37 @@ def _schema_error(where: str, data: Any) -> None:
         message = f"{err.instance!r} is not allowed; allowed: {', '.join(map(str, err.validator_value))}"
     elif err.validator == "const":
         message = f"{err.instance!r} is not allowed; it must be {err.validator_value!r}"
-    raise PositionError(f"{where}: {_path(err.absolute_path)}: {message}")
+    raise PositionError(f"{where}: {jsondata.field_path(err.absolute_path, '(top level)')}: {message}")
 
 
 class _Checker:
-    """Semantic checks after the schema, each raising one line ``FILE: PATH: problem``."""
+    """Semantic checks after the schema, each raising one line ``FILE: PATH: problem``; ``shared``: the
+    shared table whose marks the file's points may name."""
 
-    def __init__(self, where: str):
+    def __init__(self, where: str, shared: tables.SharedTable | None = None):
         self.where = where
+        self.shared = shared
 
     def fail(self, path: str, problem: str):
         raise PositionError(f"{self.where}: {path}: {problem}")
 
 
-def _table(c: _Checker, t: dict) -> tuple[Table, Geometry]:
+def _shared_table(c: _Checker, block: dict) -> tables.SharedTable | None:
+    """The shared table ``block`` refers to (``{"ref": ID}``), None for a table of the scenario's own."""
+    if "ref" not in block:
+        return None
+    try:
+        shared = tables.shared_table(block["ref"])
+    except ScenarioError as exc:  # the shared file itself is broken
+        raise PositionError(str(exc)) from None
+    if shared is None:
+        c.fail("table.ref", f"{block['ref']!r} is not a shared table; shared tables: "
+                            f"{', '.join(tables.shared_table_ids())}")  # fmt: skip
+    return shared
+
+
+def _table(c: _Checker, t: dict, cover: dict | None) -> tuple[Table, Geometry]:
+    """The table block ``t`` built, with ``cover`` (feature kind -> level) over the defaults."""
     width, height, spacing = t["width_in"], t["height_in"], t["spacing_in"]
     points = int(width // spacing) * int(height // spacing)
     if points > MAX_TABLE_POINTS:
@@ -307,11 +324,14 @@ def _table(c: _Checker, t: dict) -> tuple[Table, Geometry]:
                       wall_cover_reach_in=t.get("wall_cover_reach_in"))  # fmt: skip
     except ValueError as exc:
         c.fail("table", str(exc))
-    return table, Geometry(table, t.get("cover"), overrides)
+    return table, Geometry(table, cover, overrides)
 
 
-def _point(c: _Checker, table: Table, v: list, path: str) -> int:
-    x, y = v
+def _point(c: _Checker, table: Table, v: list | str, path: str) -> int:
+    try:
+        x, y = tables.point(v, c.shared)
+    except ValueError as exc:
+        c.fail(path, str(exc))
     p = table.point_at(x, y)
     if p is None:
         s = table.spacing_in
@@ -342,7 +362,11 @@ def scenario_from_dict(d: Any, where: str = "scenario") -> Scenario:
     want = [k for k in TOP_KEYS if k in d]
     if order != want:
         c.fail("(top level)", f"keys out of order: {', '.join(order)}; the order is {', '.join(want)}")
-    table, geometry = _table(c, d["table"])
+    c.shared = _shared_table(c, d["table"])
+    if c.shared is None:
+        table, geometry = _table(c, d["table"], d["table"].get("cover"))
+    else:  # problems in the shared file name that file
+        table, geometry = _table(_Checker(c.shared.origin), c.shared.table, d["table"].get("cover"))
     side_ids = [s["id"] for s in d["sides"]]
     if side_ids[0] == side_ids[1]:
         c.fail("sides[1].id", f"{side_ids[1]!r} is used by both sides")
@@ -415,8 +439,15 @@ def scenario_from_dict(d: Any, where: str = "scenario") -> Scenario:
         terms.append(Term(side, t["kind"], t["vp"], of, t.get("feature"), t.get("before_turn")))
     rules = d["rules"]
     pilot = None
+    objective = None  # the shared table's objective the pilot's rule takes
     if "downed_pilot" in rules:
         r = rules["downed_pilot"]
+        if "objective" in r:
+            objective = _objective(c, r, d["victory"])
+            r = {**r, "building": objective["building"], "start": objective["start"]}
+        for key in ("building", "start"):
+            if key not in r:
+                c.fail("rules.downed_pilot", f"missing {key!r} (or 'objective': an objective of a shared table)")
         f = table.feature_by_id.get(r["building"])
         if f is None or not f.is_area:
             c.fail("rules.downed_pilot.building", f"{r['building']!r} is not an area feature of the table")
@@ -425,6 +456,8 @@ def scenario_from_dict(d: Any, where: str = "scenario") -> Scenario:
             c.fail("rules.downed_pilot.start", f"{table.name(start)} is not inside {r['building']!r}")
         pilot = Pilot(side_of(r["side"], "rules.downed_pilot.side"), r["building"], start,
                       TRAINING[r["training"]], r.get("handoff", True))  # fmt: skip
+        if objective is not None:
+            terms.extend(_pilot_terms(pilot.side, objective))
     for i, t in enumerate(terms):
         if t.kind.startswith("pilot") and pilot is None:
             c.fail(f"victory.terms[{i}].kind", f"{t.kind!r} needs rules.downed_pilot")
@@ -433,6 +466,8 @@ def scenario_from_dict(d: Any, where: str = "scenario") -> Scenario:
         if pilot is None:
             c.fail(f"victory.automatic[{i}]", "'pilot_on_table' needs rules.downed_pilot")
         auto = (side_of(a["side"], f"victory.automatic[{i}].side"), a["end_of_turn"])
+    if objective is not None:  # "Pilot still on table at end of Turn 8: VICTORY!" (the other side's)
+        auto = (1 - pilot.side, objective["deadline_turn"])
     airstrike = None
     if "airstrike_call" in rules:
         if pilot is None:
@@ -447,6 +482,38 @@ def scenario_from_dict(d: Any, where: str = "scenario") -> Scenario:
         initiative_modifiers=(mods[0], mods[1]), terms=tuple(terms), auto_pilot=auto, pilot=pilot,
         airstrike_from=airstrike, capture=capture, data=d,
     )  # fmt: skip
+
+
+def _objective(c: _Checker, rule: dict, victory: dict) -> dict:
+    """The shared table's objective ``rule["objective"]`` names, for ``rules.downed_pilot``: it gives the
+    building, the start and the pilot's VP, so the rule and ``victory`` may not give them again."""
+    where = "rules.downed_pilot"
+    name = rule["objective"]
+    if c.shared is None:
+        c.fail(f"{where}.objective", "only a shared table ('table': {'ref': ID}) has objectives")
+    if name not in c.shared.objectives:
+        c.fail(f"{where}.objective", f"{name!r} is not an objective of shared table {c.shared.id!r}; "
+                                     f"objectives: {', '.join(c.shared.objectives) or 'none'}")  # fmt: skip
+    for key in ("building", "start"):
+        if key in rule:
+            c.fail(f"{where}.{key}", f"set by objective {name!r} of shared table {c.shared.id!r}; "
+                                     "give it there or drop 'objective'")  # fmt: skip
+    for i, t in enumerate(victory["terms"]):
+        if t["kind"] in ("pilot_contact", "pilot_exit"):
+            c.fail(f"victory.terms[{i}].kind", f"{t['kind']!r}: the pilot's VP come from {where}.objective")
+    if victory.get("automatic"):
+        c.fail("victory.automatic[0]", f"the pilot's automatic victory comes from {where}.objective")
+    return c.shared.objectives[name]
+
+
+def _pilot_terms(side: int, objective: dict) -> list[Term]:
+    """The pilot's victory terms an objective gives ``side``: "makes contact with pilot", "escorts the
+    pilot off table prior to Turn" ``early_escort_before_turn``, "by end of Turn" ``deadline_turn``."""
+    return [
+        Term(side, "pilot_contact", objective["contact_vp"], 1 - side, None, None),
+        Term(side, "pilot_exit", objective["early_escort_vp"], 1 - side, None, objective["early_escort_before_turn"]),
+        Term(side, "pilot_exit", objective["escort_vp"], 1 - side, None, objective["deadline_turn"] + 1),
+    ]
 
 
 def _deployment(c: _Checker, table: Table, dep: dict, ids: list[str], raw_units: list, path: str) -> Deployment:

@@ -46,6 +46,7 @@ from typing import Any
 
 import numpy as np
 
+from fof_env.core.downed_pilot import flee_point, within
 from fof_env.core.game import Decision, State
 from fof_env.fubar import events as ev
 from fof_env.fubar.close_combat import CloseCombatMixin
@@ -528,9 +529,8 @@ class FubarState(CloseCombatMixin, FireMixin, MovementMixin, State):
         return [
             t
             for t in self.sc.side_units[self.sc.unit_side[u]]
-            if t != u and not self.is_veh(t) and self.live(t)
-            and dist[self.pos[t]] <= COHESION_IN + _EPS
-        ]  # fmt: skip
+            if t != u and not self.is_veh(t) and self.live(t) and within(dist, self.pos[t], COHESION_IN)
+        ]
 
     # ============================================================ decisions
     def _apply(self, action: int) -> None:
@@ -869,22 +869,13 @@ class FubarState(CloseCombatMixin, FireMixin, MovementMixin, State):
 
     def _pilot_flees(self) -> None:
         """"If a unit the pilot is with is wiped out, the pilot will move to the nearest cover that takes
-        him away from the nearest Taliban unit.\""""
+        him away from the nearest Taliban unit" (:func:`fof_env.core.downed_pilot.flee_point`; cover: a
+        point with a cover level)."""
         self.pilot_unit = -1
         sc = self.sc
-        here = self.pilot_pos
         table = sc.table
         enemies = [self.pos[t] for t in sc.side_units[1 - sc.scenario.pilot.side] if self.carried[t] < 0 and self.live(t)]
-        if not enemies:
-            return
-        threat = min(enemies, key=lambda p: (table.dist[here][p], p))
-        away = table.dist[here][threat]
-        best = -1
-        for p in range(sc.n_points):
-            if not sc.geo.level[p] or table.dist[p][threat] <= away + _EPS:
-                continue
-            if best < 0 or table.dist[here][p] < table.dist[here][best] - _EPS:
-                best = p
+        best = flee_point(table.dist, self.pilot_pos, enemies, sc.geo.level)
         if best >= 0:
             self.pilot_pos = best
             self.events.append(ev.Note(f"the pilot's unit is wiped out: he moves to cover at {table.name(best)}"))

@@ -755,7 +755,7 @@ def test_scenario_sizes_are_bounded_and_refused_in_milliseconds(ruleset, tmp_pat
     else:
         from fof_env.force_on_force.scenario import load_scenario, scenario_from_dict
 
-        name = ROOT / "fof_env" / "force_on_force" / "scenarios" / "lost_and_found.json"
+        name = ROOT / "fof_env" / "force_on_force" / "scenarios" / "compound_raid.json"  # a table of its own
     base = json.loads(name.read_text())
     for key, value in (("width_in", 1e9), ("height_in", 1e9), ("spacing_in", 1e-6), ("spacing_in", float("nan")),
                        ("width_in", float("inf"))):  # fmt: skip

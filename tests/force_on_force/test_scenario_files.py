@@ -95,6 +95,57 @@ def test_a_malformed_scenario_is_refused_in_one_line(tmp_path, change, message):
     assert "\n" not in str(info.value)
 
 
+SHIPPED = json.loads((Path(fof_env.__file__).parent / "force_on_force" / "scenarios" / "lost_and_found.json").read_text())
+PILOT_RULE = ["rules", "downed_pilot"]
+
+ON_A_SHARED_TABLE = [
+    ("unknown shared table", _set(["table", "ref"], "atlantis"),
+     "table.ref: 'atlantis' is not a shared table; shared tables: lost_and_found"),
+    ("shared table changed", _set(["table", "width_in"], 40),
+     "table: Additional properties are not allowed ('width_in' was unexpected); allowed: ref"),
+    ("unknown mark", _set(["units", 0, "deploy", "mark"], "9"),
+     "units[0].deploy.mark: '9' is not a mark of shared table 'lost_and_found'; marks: P, 1, 2, 3, 4"),
+    ("unknown objective", _set([*PILOT_RULE, "objective"], "treasure"),
+     "rules.downed_pilot.objective: 'treasure' is not an objective of shared table 'lost_and_found'; "
+     "objectives: downed_pilot"),
+    ("objective given twice", _set([*PILOT_RULE, "deadline_turn"], 9),
+     "rules.downed_pilot.deadline_turn: set by objective 'downed_pilot' of shared table 'lost_and_found'; give it "
+     "there or drop 'objective'"),
+    ("no objective, no building", _drop([*PILOT_RULE, "objective"]), "rules.downed_pilot: missing 'building'"),
+]  # fmt: skip
+ON_ITS_OWN_TABLE = [
+    ("mark without a shared table", _set(["units", 0, "deploy"], {"mark": "1", "radius": 2}),
+     "units[0].deploy.mark: '1' names a mark, but only a shared table ('table': {'ref': ID}) has marks; give [x, y]"),
+    ("objective without a shared table",
+     _set(["rules"], {"downed_pilot": {"side": "blue", "objective": "downed_pilot"}}),
+     "rules.downed_pilot.objective: only a shared table ('table': {'ref': ID}) has objectives"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("base", "change", "message"),
+                         [(SHIPPED, *c[1:]) for c in ON_A_SHARED_TABLE] + [(BASE, *c[1:]) for c in ON_ITS_OWN_TABLE],
+                         ids=[c[0] for c in ON_A_SHARED_TABLE + ON_ITS_OWN_TABLE])  # fmt: skip
+def test_references_to_a_shared_table_are_checked_in_one_line(tmp_path, base, change, message):
+    """``"table": {"ref": ID}``, the marks it names and the pilot's objective: a bad reference names the
+    file, the field and what there is."""
+    data = copy.deepcopy(base)
+    change(data)
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(ScenarioError) as info:
+        load_scenario(str(path))
+    assert str(info.value) == f"{path}: {message}"
+
+
+def test_a_file_of_your_own_may_play_on_a_shared_table(tmp_path):
+    """The shipped Lost & Found, written out as a file of your own, plays on the same shared table."""
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps(SHIPPED))
+    mine, shipped = load_scenario(str(path)), load_scenario("lost_and_found")
+    assert mine.table.features == shipped.table.features and mine.units == shipped.units
+    assert mine.rules["downed_pilot"]["start_point"] == shipped.table.index("x21y17")
+
+
 def test_a_file_that_is_not_json_or_not_there_is_refused_in_one_line(tmp_path):
     path = tmp_path / "broken.json"
     path.write_text("{not json")

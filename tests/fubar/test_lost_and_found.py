@@ -31,21 +31,27 @@ def state(units, dice=(), **pos):
     return game().state_from_position(spec, dice=ScriptedDice(list(dice)))
 
 
-def test_table_features_equal_the_force_on_force_table():
-    """The same table as Force on Force's "Lost & Found" (rulings F45): the features of
-    fof_env/force_on_force/data/lost_and_found.json (or its successor scenarios/lost_and_found.json)."""
-    candidates = [ROOT / "fof_env/force_on_force/scenarios/lost_and_found.json",
-                  ROOT / "fof_env/force_on_force/data/lost_and_found.json"]  # fmt: skip
-    source = json.loads(next(p for p in candidates if p.exists()).read_text())
-    theirs = source.get("features") or source["table"]["features"]
-    ours = json.loads((ROOT / "fof_env/fubar/scenarios/lost_and_found.json").read_text())["table"]["features"]
+def test_both_rule_systems_play_one_table_with_one_pilot():
+    """The same table as Force on Force's "Lost & Found" (rulings F45): both scenario files refer to the
+    shared table fof_env/core/tables/lost_and_found.json, whose marks place the Taliban teams ("1-4:
+    Taliban Team positions") and the pilot ("P: Pilot's starting position in an abandoned building"),
+    and whose objective gives the pilot's VP ("USMC fireteam makes contact with pilot = 3 VP",
+    "escorts the pilot off table prior to Turn 6 = 10 VP", "by end of Turn 8 = 7 VP", "Pilot still on
+    table at end of Turn 8: VICTORY!")."""
+    from fof_env.force_on_force.scenario import load_scenario as fof_scenario
 
-    def key(f):
-        return (f["id"], f["kind"], tuple(f.get("rect") or ()), tuple(f.get("segment") or ()))
-
-    assert [key(f) for f in ours] == [key(f) for f in theirs]
+    files = [ROOT / f"fof_env/{r}/scenarios/lost_and_found.json" for r in ("force_on_force", "fubar")]
+    assert [json.loads(p.read_text())["table"]["ref"] for p in files] == ["lost_and_found"] * 2
+    fof, ours = fof_scenario("lost_and_found"), game().scenario
+    assert ours.table.features == fof.table.features
     t = game().setup.table
     assert (t.width_in, t.height_in, t.spacing_in, t.wall_cover_reach_in) == (36, 36, 2, 3)
+    assert [u.deployment.points for u in ours.units[:4]] == [u.deploy.points for u in fof.units[:4]]
+    assert ours.pilot.start == fof.rules["downed_pilot"]["start_point"] == t.index("x21y17")
+    assert ours.pilot.building == fof.rules["downed_pilot"]["building"] == "P"
+    pilot_terms = [(term.kind, term.vp, term.before_turn) for term in ours.terms if term.kind.startswith("pilot")]
+    assert pilot_terms == [("pilot_contact", 3, None), ("pilot_exit", 10, 6), ("pilot_exit", 7, 9)]
+    assert ours.auto_pilot == (0, 8) and fof.rules["downed_pilot"]["deadline_turn"] == 8
 
 
 def test_forces_map_to_fubar():

@@ -4,6 +4,8 @@ the loader caches what it read."""
 from __future__ import annotations
 
 import copy
+import json
+from pathlib import Path
 
 import pytest
 
@@ -142,3 +144,61 @@ def test_terms_and_rect_zones():
     s = scenario_from_dict(data, "good.json")
     assert [s.table.name(p) for p in s.units[0].deployment.points] == ["x03y03", "x05y03", "x03y05", "x05y05"]
     assert [(t.side, t.of) for t in s.terms] == [(0, 1), (1, 0)]  # a term without "of" counts the other side
+
+
+SHIPPED = json.loads((Path(fof_env.__file__).parent / "fubar" / "scenarios" / "lost_and_found.json").read_text())
+
+
+def _pilot(**change):
+    return lambda d: d["rules"]["downed_pilot"].update(change)
+
+
+SHARED_CASES = [
+    ("unknown table", lambda d: d["table"].update(ref="atlantis"),
+     r"table.ref: 'atlantis' is not a shared table; shared tables: lost_and_found$"),
+    ("table changed", lambda d: d["table"].update(width_in=40),
+     r"table: Additional properties are not allowed \('width_in' was unexpected\)"),
+    ("unknown mark", lambda d: unit(d, 1)["deployment"].update(near="9"),
+     r"units\[1\].deployment.near: '9' is not a mark of shared table 'lost_and_found'; marks: P, 1, 2, 3, 4$"),
+    ("unknown objective", _pilot(objective="treasure"),
+     r"rules.downed_pilot.objective: 'treasure' is not an objective of shared table 'lost_and_found'; "
+     r"objectives: downed_pilot$"),
+    ("objective and start", _pilot(start="P"),
+     r"rules.downed_pilot.start: set by objective 'downed_pilot' of shared table 'lost_and_found'"),
+    ("objective and pilot VP", lambda d: d["victory"]["terms"].append({"side": "usmc", "kind": "pilot_contact", "vp": 5}),
+     r"victory.terms\[2\].kind: 'pilot_contact': the pilot's VP come from rules.downed_pilot.objective$"),
+    ("objective and automatic", lambda d: d["victory"].update(
+        automatic=[{"side": "taliban", "kind": "pilot_on_table", "end_of_turn": 7}]),
+     r"victory.automatic\[0\]: the pilot's automatic victory comes from rules.downed_pilot.objective$"),
+    ("no objective, no start", lambda d: d["rules"]["downed_pilot"].pop("objective"),
+     r"rules.downed_pilot: missing 'building' \(or 'objective': an objective of a shared table\)$"),
+]  # fmt: skip
+OWN_TABLE_CASES = [
+    ("mark without a shared table", lambda d: unit(d, 0)["deployment"].update(at="P"),
+     r"units\[0\].deployment.at: 'P' names a mark, but only a shared table \('table': \{'ref': ID\}\) has marks"),
+    ("objective without a shared table", lambda d: d["rules"].update(
+        downed_pilot={"side": "red", "objective": "downed_pilot", "training": "veteran"}),
+     r"rules.downed_pilot.objective: only a shared table \('table': \{'ref': ID\}\) has objectives$"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("shared", "change", "message"),
+                         [(True, *c[1:]) for c in SHARED_CASES] + [(False, *c[1:]) for c in OWN_TABLE_CASES],
+                         ids=[c[0] for c in SHARED_CASES + OWN_TABLE_CASES])  # fmt: skip
+def test_references_to_a_shared_table_name_the_file_and_the_field(shared, change, message):
+    """``"table": {"ref": ID}``, the marks points name and the pilot's objective."""
+    data = copy.deepcopy(SHIPPED) if shared else base(features=(HUT,))
+    scenario_from_dict(copy.deepcopy(data), "good.json")
+    change(data)
+    with pytest.raises(PositionError, match=message) as err:
+        scenario_from_dict(data, "bad.json")
+    assert str(err.value).startswith("bad.json: ") and "\n" not in str(err.value)
+
+
+def test_a_file_of_your_own_may_play_on_a_shared_table():
+    """The shipped file written out as your own plays the same scenario on the same shared table."""
+    path = write(SHIPPED)
+    mine, shipped = sc.load_scenario(path), sc.load_scenario("lost_and_found")
+    assert mine.table.features == shipped.table.features and mine.geometry.level == shipped.geometry.level
+    assert (mine.units, mine.terms, mine.auto_pilot, mine.pilot) == (shipped.units, shipped.terms, shipped.auto_pilot,
+                                                                    shipped.pilot)  # fmt: skip

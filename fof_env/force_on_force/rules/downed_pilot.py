@@ -10,6 +10,7 @@ The module's state lives in the state's slots ``pilot_pos``, ``pilot_unit``, ``c
 
 from __future__ import annotations
 
+from fof_env.core.downed_pilot import flee_point, within
 from fof_env.force_on_force import events as ev
 from fof_env.force_on_force.constants import (
     CONTACT_IN,
@@ -28,7 +29,7 @@ class DownedPilot:
         return [
             t
             for t in self.SIDE_UNITS[self.sc.pilot.side]
-            if t != u and self.active(t) and dist[self.pos[t]] <= CONTACT_IN + 1e-9
+            if t != u and self.active(t) and within(dist, self.pos[t], CONTACT_IN)
         ]
 
     def _on_handoff(self, action: int) -> None:
@@ -40,22 +41,13 @@ class DownedPilot:
 
     def _pilot_flees(self) -> None:
         """ "If a unit the pilot is with is wiped out, the pilot will move to the nearest cover
-        that takes him away from the nearest Taliban unit" (the nearest enemy unit in sight)."""
+        that takes him away from the nearest Taliban unit" (the nearest enemy unit in sight;
+        :func:`fof_env.core.downed_pilot.flee_point`, terrain cover)."""
         self.pilot_unit = -1
         table = self.sc.table
-        here = self.pilot_pos
         hunters = self.SIDE_UNITS[1 - self.sc.pilot.side]
         enemies = [self.pos[t] for t in hunters if self.active(t) and not self.hidden[t]]
-        if not enemies:
-            return
-        threat = min(enemies, key=lambda p: (table.dist[here][p], p))
-        away = table.dist[here][threat]
-        best = -1
-        for p in range(self.NUM_POINTS):
-            if not table.terrain_cover[p] or table.dist[p][threat] <= away:
-                continue
-            if best < 0 or table.dist[here][p] < table.dist[here][best]:
-                best = p
+        best = flee_point(table.dist, self.pilot_pos, enemies, table.terrain_cover)
         if best >= 0:
             self.pilot_pos = best
             self.events.append(
@@ -72,7 +64,7 @@ class DownedPilot:
 
     def _pilot_contact(self, u: int, dest: int, dist) -> None:
         """A rescuing unit arriving within 1" of the pilot (on his point or the next) takes him along."""
-        if self.pilot_unit < 0 and self.pilot_pos >= 0 and dist[self.pilot_pos] <= CONTACT_IN + 1e-9:
+        if self.pilot_unit < 0 and within(dist, self.pilot_pos, CONTACT_IN):
             self.pilot_unit = u
             self.pilot_pos = dest  # "The pilot can be moved as part of that fireteam."
             if not self.contact:
