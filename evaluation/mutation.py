@@ -62,6 +62,7 @@ PACKAGES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
          "fof_env/force_on_force/rules/irregulars.py", "fof_env/force_on_force/rules/out_of_contact.py",
          "fof_env/force_on_force/rules/wwii.py", "fof_env/force_on_force/rules/wwii_vehicles.py",
          "fof_env/force_on_force/rules/wwii_fog.py", "fof_env/force_on_force/rules/wwii_air.py",
+         "fof_env/force_on_force/rules/wwii_reserves.py", "fof_env/force_on_force/rules/pinned_cover.py",
          "fof_env/force_on_force/combat.py", "fof_env/force_on_force/position.py",
          "fof_env/force_on_force/observation.py", "fof_env/force_on_force/scenario.py"),
         ("tests/force_on_force", "tests/core", "tests/agents/test_lost_and_found_heuristic.py"),
