@@ -82,7 +82,7 @@ from dataclasses import dataclass, fields
 
 from agents.decision_memo import DecisionMemo
 from agents.lost_and_found_heuristic import expected_hits
-from agents.mixed_setup import choose_among_best
+from agents.mixed_setup import choose_among_best, setup_choices
 from fof_env.force_on_force import combat
 from fof_env.force_on_force import constants as st
 
@@ -385,7 +385,7 @@ class ForceOnForceHeuristic:
             v -= 1.0 * sum(1 for q in placed if q == p) + 0.05 * sum(1 for q in placed if dist[q] <= 2.0 + _EPS)
             return v
 
-        return choose_among_best(legal, value, self.rng.randrange)  # a mixed set-up (agents.mixed_setup)
+        return choose_among_best(legal, value, self.rng.randrange, setup_choices(state))  # agents.mixed_setup
 
     def _declare_hidden(self, state, legal: list[int]) -> int:
         units = [a for a in legal if a != state.PASS]
@@ -796,8 +796,9 @@ class ForceOnForceHeuristic:
         enemies = self._enemies(state)
         if not enemies:
             return legal[0]
-        table = state.sc.table  # a Hunted! sniper team: near the enemy, drawn among the best few points
-        return choose_among_best(legal, lambda p: -min(table.dist[p][state.pos[t]] for t in enemies), self.rng.randrange)
+        table = state.sc.table  # a card's unit near the enemy (a Hunted! sniper: drawn among the nearest few)
+        return choose_among_best(legal, lambda p: -min(table.dist[p][state.pos[t]] for t in enemies),
+                                 self.rng.randrange, setup_choices(state))
 
 
 _HANDLERS = {

@@ -50,7 +50,7 @@ from __future__ import annotations
 import random
 
 from agents.decision_memo import DecisionMemo
-from agents.mixed_setup import choose_among_best
+from agents.mixed_setup import choose_among_best, setup_choices
 from fof_env.fubar.constants import SUPP
 from fof_env.fubar.setup import WORDS
 from fof_env.fubar.tables import (
@@ -281,13 +281,13 @@ class FubarHeuristic:
         return choice if choice in legal else legal[0]
 
     def _deploy(self, s, legal):
-        """A set-up point drawn among the best few (``agents.mixed_setup``)."""
+        """The best set-up point, or one drawn among the best few where it is unseen (``agents.mixed_setup``)."""
         u = s.ask
 
         def value(p: int) -> float:
             return 0.5 * self.sc.geo.level[p] + self.goal(s, u, p) - 0.8 * self.threat(s, u, p) + 0.02 * self._view(p)
 
-        return choose_among_best(legal, value, self.rng.randrange)
+        return choose_among_best(legal, value, self.rng.randrange, setup_choices(s))
 
     def _view(self, p: int) -> int:
         cache = self.__dict__.setdefault("_views", {})

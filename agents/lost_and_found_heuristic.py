@@ -105,7 +105,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from agents.mixed_setup import choose_among_best
+from agents.mixed_setup import choose_among_best, setup_choices
 from fof_env.force_on_force import combat
 from fof_env.force_on_force import constants as st
 
@@ -462,11 +462,12 @@ class LostAndFoundHeuristic:
 
     # ============================================================ set-up
     def _deploy(self, state, legal: list[int]) -> int:
-        """A set-up point drawn among the best few (``agents.mixed_setup``)."""
+        """The best set-up point, or one drawn among the best few where it is unseen (``agents.mixed_setup``)."""
         u = state.queue[0]
+        k = setup_choices(state)
         if self.player == TALIBAN:
-            return choose_among_best(legal, lambda p: self._ambush_value(state, p), self.rng.randrange)
-        return choose_among_best(legal, self._usmc_entry_value(state, u), self.rng.randrange)
+            return choose_among_best(legal, lambda p: self._ambush_value(state, p), self.rng.randrange, k)
+        return choose_among_best(legal, self._usmc_entry_value(state, u), self.rng.randrange, k)
 
     def _ambush_value(self, state, p: int) -> float:
         """A Taliban deployment point: woods (to hide), cover, and the view of the Marines' ways."""

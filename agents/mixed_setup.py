@@ -1,12 +1,14 @@
-"""Set-ups that vary: a bot's set-up placements are a mixed strategy.
+"""Set-ups that vary: a bot's unseen placements are a mixed strategy.
 
 A bot that hides the same team at the same point every game is beaten by anyone who has played
-it once. So wherever a state asks for a set-up placement (``state.is_placement()``: a unit's
-deployment point, or a point kept secret from the other side such as the WWII Hunted! sniper's),
-the heuristic and learned bots draw the point uniformly from their :data:`SETUP_CHOICES` best
-points by their own score (the heuristic's value of the point, the policy's probability), with
-the bot's own seeded generator: the same seed, the same set-up; another seed, most likely
-another.
+it once. So wherever a state asks for a placement the other side has nothing to answer with
+(``state.is_unseen_placement()``: a deployment made while no enemy unit is on the table, as an
+ambusher's, or a point kept secret such as a WWII Hunted! sniper team's), the heuristic bots draw
+the point uniformly from their :data:`SETUP_CHOICES` best points by their own value of a point
+(:func:`choose_among_best`), and a learned bot samples its policy's own distribution over the
+points; both with the bot's own seeded generator: the same seed, the same set-up, another seed,
+most likely another. Every other placement (a side that sets up facing the enemy already on the
+table) is the bot's best point, as before.
 
 Never the state's dice: a draw from them would move every roll that follows, and a bot's choice
 would then shape the game's chance events. A server seeds its bots with its own entropy
@@ -18,13 +20,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-SETUP_CHOICES = 4  # placements drawn among, each with chance 1/4 when a unit has 4 or more points
+SETUP_CHOICES = 4  # unseen placements are drawn among this many best points (1/4 each where a unit has 4)
 
 
-def is_placement(state) -> bool:
-    """Whether ``state`` asks for a set-up placement (False for games that have none)."""
-    ask = getattr(state, "is_placement", None)
+def is_unseen_placement(state) -> bool:
+    """Whether ``state`` asks for an unseen placement (False for games that have none)."""
+    ask = getattr(state, "is_unseen_placement", None)
     return bool(callable(ask) and ask())
+
+
+def setup_choices(state) -> int:
+    """How many best points a heuristic draws the current placement among: :data:`SETUP_CHOICES` for an
+    unseen placement, else 1 (its best point)."""
+    return SETUP_CHOICES if is_unseen_placement(state) else 1
 
 
 def choose_among_best(actions: Iterable[int], score: Callable[[int], float], draw: Callable[[int], int],
@@ -34,4 +42,4 @@ def choose_among_best(actions: Iterable[int], score: Callable[[int], float], dra
     ranked = sorted(actions, key=lambda a: (-score(a), a))[:k]
     if not ranked:
         raise ValueError("no action to choose from")
-    return ranked[draw(len(ranked))]
+    return ranked[draw(len(ranked))] if len(ranked) > 1 else ranked[0]

@@ -20,8 +20,8 @@ and ``state.legal_mask()``; illegal actions get probability zero, so every actio
 is legal. A decision with one legal action is answered without the network.
 ``deterministic=True`` (default) plays the most probable action; otherwise it
 samples with the agent's own ``numpy`` generator (seeded), never torch's global
-RNG. A set-up placement is drawn, either way, among the policy's four most probable
-points with that generator (``agents.mixed_setup``), so its set-up varies by seed. A model trained on both sides (``--side both``) sees its side as two extra
+RNG. An unseen placement (an ambusher's set-up: ``agents.mixed_setup``) is sampled either way,
+so a policy that learned a mixed set-up plays it. A model trained on both sides (``--side both``) sees its side as two extra
 observation entries (:func:`side_features`).
 
 torch and sb3-contrib are imported when a model is loaded, not before.
@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from agents import policy_io
-from agents.mixed_setup import choose_among_best, is_placement
+from agents.mixed_setup import is_unseen_placement
 from agents.policy_io import CARD_FORMAT, ModelFileError, card_path
 from fof_env.core.errors import OptionError
 from fof_env.core.options import parse_value
@@ -191,9 +191,7 @@ class PolicyAgent:
         if len(legal) == 1:
             return legal[0]
         probs = self.action_probabilities(state)
-        if is_placement(state):  # a set-up point: a mixed strategy over the policy's best few
-            return choose_among_best(legal, lambda a: float(probs[a]), lambda n: int(self.rng.integers(n)))
-        if self.deterministic:
+        if self.deterministic and not is_unseen_placement(state):  # an unseen placement is always sampled
             return int(np.argmax(probs))
         probs = probs.astype(np.float64)
         return int(self.rng.choice(len(probs), p=probs / probs.sum()))

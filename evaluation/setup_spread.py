@@ -4,8 +4,8 @@
 [--opponent heuristic] [--games 100] [--seed 0] [--whole] [--limit 0.4]`` plays ``--games`` games
 (dice seed ``seed + i``, the agents seeded ``2 * (seed + i) + side`` as ``evaluation.scenario_strength``
 does) up to the end of the set-up (turn 1; ``--whole``: to the end, so placements made later, such as
-a Hunted! sniper's, count too) and prints, for each unit the side placed, how often its most
-frequent point was chosen. It exits 1 when a unit placed in at least ten games repeats its most
+a Hunted! sniper's, count too) and prints, for each unit the side placed unseen (``agents.mixed_setup``:
+before any enemy unit is on the table, or in secret), how often its most frequent point was chosen. It exits 1 when a unit placed in at least ten games repeats its most
 frequent point in more than ``--limit`` of them (a set-up a player learns by heart).
 """
 
@@ -16,7 +16,7 @@ import sys
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
-from agents.mixed_setup import is_placement
+from agents.mixed_setup import is_unseen_placement
 from evaluation.match import build_agent
 from fof_env.core.registry import make_game
 
@@ -53,7 +53,7 @@ def placements(game_name: str, side: str, agent: str, opponent: str, seeds: list
         state = game.new_initial_state(seed)
         while not state.is_terminal and (whole or getattr(state, "turn", 0) < 1):
             action = bots[state.current_player].act(state)
-            if state.current_player == me and is_placement(state):
+            if state.current_player == me and is_unseen_placement(state):
                 unit = str(state.decision.context.get("unit", state.decision.kind))
                 chosen[unit][state.action_to_str(action)] += 1
             state.apply(action)

@@ -459,12 +459,17 @@ class ForceOnForceState(TurnSequence, ReactionWindow, FireResolution, Casualties
             return self.fow_queue[0][1] != player and self._card_key() == "hunted"
         return self.kind in (D_DEPLOY, D_HIDE) and self._secret_setup(player)
 
-    def is_placement(self) -> bool:
-        """Whether the current decision places a unit at its set-up: a deployment point, or where a
-        Hunted! sniper team is placed (bots draw these from a mixed strategy: ``agents.mixed_setup``)."""
+    def is_unseen_placement(self) -> bool:
+        """Whether the current decision places a unit where the other side has nothing to answer it
+        with: a deployment point chosen while no enemy unit is on the table (an ambush, the side that
+        sets up first), or where a Hunted! sniper team is placed in secret. Bots draw these from a
+        mixed strategy (``agents.mixed_setup``)."""
         if self.kind == D_FOW_POINT and self.cards is not None:
             return self._card_key() == "hunted"
-        return self.kind == D_DEPLOY
+        if self.kind != D_DEPLOY:
+            return False
+        pos = self.pos
+        return not any(pos[t] >= 0 for t in self.SIDE_UNITS[1 - self.UNIT_SIDE[self.queue[0]]])
 
     def _secret_setup(self, player: int) -> bool:
         """Whether the set-up step now is the ambushing side's deployment or hiding, kept from ``player``."""

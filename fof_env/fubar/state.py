@@ -230,10 +230,14 @@ class FubarState(CloseCombatMixin, FireMixin, MovementMixin, State):
     def decision_kind(self) -> str:
         return KIND_NAMES[self.kind]
 
-    def is_placement(self) -> bool:
-        """Whether the current decision is a unit's set-up point (bots draw it from a mixed
-        strategy: ``agents.mixed_setup``)."""
-        return self.kind == D_DEPLOY
+    def is_unseen_placement(self) -> bool:
+        """Whether the current decision is a unit's set-up point chosen while no enemy unit is on the
+        table (the side that sets up first: what it chooses, the other side meets). Bots draw these
+        from a mixed strategy (``agents.mixed_setup``)."""
+        if self.kind != D_DEPLOY:
+            return False
+        pos = self.pos
+        return not any(pos[t] >= 0 for t in self.sc.side_units[1 - self.sc.unit_side[self.ask]])
 
     @property
     def decision(self) -> Decision:

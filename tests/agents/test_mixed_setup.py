@@ -1,8 +1,9 @@
-"""Set-ups that vary (agents.mixed_setup): every bot draws its set-up placements among its best few points.
+"""Set-ups that vary (agents.mixed_setup): every bot draws its unseen placements among its best few points.
 
 A bot that hides the same team at the same point every game gives its ambush away to anyone who has played
-it once: over 100 games no unit's most frequent point may be chosen in more than 40% of them; the same seed
-gives the same set-up (the bot's own generator, never the dice).
+it once: over 100 games no unit placed before any enemy unit is on the table (or in secret) may take its most
+frequent point in more than 40% of them; the same seed gives the same set-up (the bot's own generator, never
+the dice); a side that sets up facing the enemy takes its best point.
 """
 
 from __future__ import annotations
@@ -10,17 +11,15 @@ from __future__ import annotations
 import pytest
 
 from agents.base import make_agent
-from agents.mixed_setup import SETUP_CHOICES, choose_among_best, is_placement
+from agents.mixed_setup import SETUP_CHOICES, choose_among_best, is_unseen_placement, setup_choices
 from evaluation.setup_spread import placements, too_regular
 from fof_env.core.registry import make_game
 from tests.force_on_force.hedgerow_helpers import dist, draw, state
 
-SIDES_THAT_SET_UP = [
-    ("lost_and_found", "taliban"), ("lost_and_found", "usmc"),
-    ("compound_raid", "militia"), ("compound_raid", "british"),
-    ("wwii_hedgerow_hamlet", "ger"), ("wwii_hedgerow_hamlet", "us"),
-    ("fubar_lost_and_found", "taliban"), ("fubar_lost_and_found", "usmc"),
-    ("fubar_village_patrol", "insurgents"), ("fubar_village_patrol", "patrol"),
+FIRST_TO_SET_UP = [  # (game, the side that sets up first, the side that sets up facing it)
+    ("lost_and_found", "taliban", "usmc"), ("compound_raid", "militia", "british"),
+    ("wwii_hedgerow_hamlet", "ger", "us"), ("fubar_lost_and_found", "taliban", "usmc"),
+    ("fubar_village_patrol", "patrol", "insurgents"),
 ]  # fmt: skip
 
 
@@ -40,21 +39,49 @@ def test_choose_among_best_draws_uniformly_from_the_k_best_ties_to_the_lower_act
     assert choose_among_best([4, 2], {4: 0.0, 2: 0.0}.get, draw_index(0), k=4) == 2  # fewer than k: all of them
     assert asked[-1] == 2
     assert choose_among_best(score, score.get, draw_index(1), k=1 + 1) == 9
+    drawn = len(asked)
+    assert choose_among_best(score, score.get, draw_index(3), k=1) == 3 and len(asked) == drawn  # k=1: no draw
     with pytest.raises(ValueError, match="no action"):
         choose_among_best([], score.get, draw_index(0))
     assert SETUP_CHOICES == 4
 
 
-@pytest.mark.parametrize(("game_name", "side"), SIDES_THAT_SET_UP)
-def test_no_heuristic_unit_repeats_its_set_up_point_in_over_40_percent_of_100_games(game_name, side):
+@pytest.mark.parametrize(("game_name", "side", "other"), FIRST_TO_SET_UP)
+def test_no_heuristic_unit_repeats_its_unseen_point_in_over_40_percent_of_100_games(game_name, side, other):
     spreads = placements(game_name, side, "heuristic", "heuristic", list(range(100)))
     assert spreads and all(s.games == 100 for s in spreads)
     assert too_regular(spreads, 0.4) == []
     assert all(len(s.points) >= 3 for s in spreads)  # every unit has at least three points in its mix
+    assert placements(game_name, other, "heuristic", "heuristic", list(range(3))) == []  # it sets up facing them
+
+
+@pytest.mark.parametrize(("game_name", "side", "other"), FIRST_TO_SET_UP)
+def test_the_side_that_sets_up_second_takes_its_best_points(game_name, side, other):
+    """Its placements answer the enemy it sees: only the other side's draw moves them."""
+    game = make_game(game_name)
+    me = game.player_index(other)
+
+    def set_up(bot_seed: int) -> list[str]:
+        first = make_agent("heuristic", game, 1 - me, seed=5)
+        bot = make_agent("heuristic", game, me, seed=bot_seed)
+        state_ = game.new_initial_state(0)
+        points = []
+        while not state_.is_terminal and state_.turn < 1:
+            if state_.current_player == me:
+                assert setup_choices(state_) == 1
+                action = bot.act(state_)
+                points.append(state_.action_to_str(action))
+            else:
+                action = first.act(state_)
+            state_.apply(action)
+        return points
+
+    assert set_up(1) and set_up(1) == set_up(2) == set_up(3)
 
 
 @pytest.mark.parametrize(("game_name", "side"), [("lost_and_found", "taliban"), ("fubar_lost_and_found", "taliban")])
 def test_the_learned_taliban_vary_their_set_up_too(game_name, side):
+    """The shipped Taliban models learned their set-up from the mixed heuristic and sample it."""
     spreads = placements(game_name, side, "ppo", "heuristic", list(range(60)))
     assert spreads and too_regular(spreads, 0.4) == [] and all(len(s.points) >= 3 for s in spreads)
 
@@ -67,7 +94,7 @@ def test_the_same_seed_gives_the_same_set_up_and_another_seed_another(agent):
         bot = make_agent(agent, game, "taliban", seed=seed)
         state_ = game.new_initial_state(0)  # the same dice every time: only the bot's seed differs
         points = []
-        while state_.current_player == 0 and is_placement(state_):
+        while state_.current_player == 0 and is_unseen_placement(state_):
             action = bot.act(state_)
             points.append(state_.action_to_str(action))
             state_.apply(action)
@@ -85,7 +112,7 @@ def test_the_hunted_sniper_is_a_placement_drawn_among_the_points_nearest_the_ene
     for seed in range(24):
         s = state("hunted", units={"us.A": {"at": "x01y35"}, "ger.1": {"at": "x35y01"}})
         draw(s, "us")
-        assert s.decision.kind == "reinforce_point" and is_placement(s)
+        assert s.decision.kind == "reinforce_point" and is_unseen_placement(s)
         legal = s.legal_action_strings()
         nearest = sorted(legal, key=lambda p: (dist(p, "x01y35"), p))[:4]
         bot = make_agent("heuristic", s.game, "ger", seed=seed)
@@ -95,4 +122,4 @@ def test_the_hunted_sniper_is_a_placement_drawn_among_the_points_nearest_the_ene
 
 def test_no_placement_in_a_game_without_a_set_up():
     game = make_game("strike_force_one")
-    assert not is_placement(game.new_initial_state(0))
+    assert not is_unseen_placement(game.new_initial_state(0))
