@@ -255,8 +255,9 @@ def test_usmc_decisions_do_not_depend_on_hidden_units(rules):
 def test_taliban_hide_every_team_in_the_woods_and_open_fire_first():
     """000_294bccfd88f0ebda.txt: "The Taliban player may declare that any of his units starting in the
     woods are Hidden" and "the Taliban player MUST open fire with at least one of his units as his first
-    action." The heuristic deploys three teams in woods and hides all three (tal.3 holds the compound
-    house, where nobody hides); when it must open fire it opens with the hidden team nearest the Marines."""
+    action." The heuristic deploys three teams in woods, each on one of the four points of its zone that
+    score best for it (agents.mixed_setup), and hides all three (tal.3 holds the compound house, where nobody
+    hides); when it must open fire it opens with the hidden team nearest the Marines."""
     game = _game("full")
     state = game.new_initial_state(seed=0)
     bots = [make_heuristic(game, p, seed=p) for p in (0, 1)]
@@ -265,8 +266,11 @@ def test_taliban_hide_every_team_in_the_woods_and_open_fire_first():
     woods = state.sc.table.in_woods
     placed = {st.UNIT_NAMES[u]: (state.point_name(state.pos[u]), woods[state.pos[u]], state.hidden[u])
               for u in st.SIDE_UNITS[st.TALIBAN] if state.pos[u] >= 0}  # fmt: skip
-    assert placed == {"tal.1": ("x19y11", True, 1), "tal.2": ("x19y25", True, 1),
-                      "tal.3": ("x29y23", False, 0), "tal.4": ("x13y31", True, 1)}  # fmt: skip
+    best_four = {"tal.1": {"x19y11", "x21y11", "x23y11", "x19y09"}, "tal.2": {"x19y25", "x21y25", "x23y25", "x19y27"},
+                 "tal.3": {"x29y23", "x25y23", "x27y23", "x29y25"}, "tal.4": {"x13y31", "x15y31", "x17y31", "x13y33"}}
+    assert {u: point in best_four[u] for u, (point, _, _) in placed.items()} == dict.fromkeys(best_four, True)
+    assert {u: (woods, hidden) for u, (_, woods, hidden) in placed.items()} == {
+        "tal.1": (True, 1), "tal.2": (True, 1), "tal.3": (False, 0), "tal.4": (True, 1)}
 
     opening = game.state_from_position({
         "turn": 1, "initiative": "taliban", "must_fire_first": True, "seed": 3,
