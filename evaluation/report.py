@@ -1,6 +1,6 @@
 """Tournament reports: ``results.json``, ``results.csv``, ``report.md`` and a self-contained ``report.html``.
 
->>> paths = write_report(result, "reports/strike_force_one")   # doctest: +SKIP
+>>> paths = write_report(result, "reports/my-game")   # doctest: +SKIP
 >>> print(markdown_report(result))                              # doctest: +SKIP
 
 * ``results.json``: everything (:meth:`TournamentResult.to_dict`): game, options,

@@ -22,20 +22,15 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from fof_env.app.session import GameSession, SessionError, replay_log
-from fof_env.cli import (
-    _GENERIC_HUMAN_HELP,
-    GAME_HELP,
-    _fmt,
-    _game_options,
-    _wrap_legal,
-    default_kind,
-    describe_event,
-)
+from fof_env.cli import _game_options, _wrap_legal, default_kind
 from fof_env.core.dice import check_seed
 from fof_env.core.errors import OptionError, PositionError
 from fof_env.core.files import check_writable_file, write_text_atomic
 from fof_env.core.game import State, record_data
-from fof_env.core.registry import make_game
+from fof_env.core.narration import describe_event
+from fof_env.core.narration import fmt as _fmt
+from fof_env.core.registry import make_game, ruleset_of
+from fof_env.core.ruleset import GENERIC_HELP
 
 PROMPT_COMMANDS = """Other commands: 'map' shows the board as you may see it, 'legal' lists the legal actions,
 'undo' takes back your last decision (and the bots' answers), 'save [PATH]' writes the game record
@@ -65,8 +60,10 @@ class Prompt:
         self.side = session.names[player]
         self.out = out
         self._input = input_fn
-        self.help_text, self.decision_help = GAME_HELP.get(session.game.name, (_GENERIC_HUMAN_HELP, {}))
-        if "{units}" in self.help_text:  # a Force on Force scenario's own unit ids as examples
+        ruleset = ruleset_of(session.game)
+        game_help = GENERIC_HELP if ruleset is None else ruleset.game_help(session.game.name)
+        self.help_text, self.decision_help = game_help.text, game_help.decisions
+        if "{units}" in self.help_text:  # the scenario's own unit ids as examples
             self.help_text = self.help_text.format(units=" or ".join(repr(u) for u in _unit_examples(session)))
         self.record_path: str | None = None
 

@@ -5,20 +5,18 @@
     import gymnasium as gym
     import fof_env  # registers the ids fof_env/<Game>-v0
 
-    env = gym.make("fof_env/StrikeForceOne-v0", side="us", opponent="heuristic", optional_rules=True)
+    env = gym.make("fof_env/<Game>-v0", side=1, opponent="heuristic")  # fof list names the ids
     obs, info = env.reset(seed=0)
     mask = info["action_mask"]                       # == env.unwrapped.action_masks()
     obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(mask)[0]))
 
-Or directly: ``WargameEnv(game="strike_force_one", side="soviet")``. Force on Force
-"Lost & Found" is ``gym.make("fof_env/LostAndFound-v0", side="taliban" | "usmc",
-rules="full" | "quick", ...)`` (its options: :class:`fof_env.force_on_force.game.LostAndFoundGame`);
-its observation is ``state.observation(learner)``, which never shows the USMC a
-hidden Taliban unit.
+Or directly: ``WargameEnv(game=name, side=side_name, **options)``, ``name`` one of
+``fof_env.list_games()`` and ``options`` the game's own (``game.OPTIONS``). The observation is
+``state.observation(learner)``, which never shows the learner a unit hidden from it.
 
 **Spaces.** ``action_space = Discrete(game.num_actions)``: the game's flat action
-space (for Strike Force One see :mod:`fof_env.strike_force_one.state`, for
-Lost & Found :mod:`fof_env.force_on_force.state`).
+space (its ranges documented by the ruleset's state module, the ``state`` of
+:class:`fof_env.core.ruleset.Ruleset`).
 ``observation_space = Box(low, high, game.observation_shape, float32)``: the
 learner's own view, ``state.observation(learner)``; bounds from
 :func:`fof_env.envs.support.observation_bounds`.
@@ -181,7 +179,7 @@ class WargameEnv(gym.Env):
 
     def __init__(
         self,
-        game: str | Game = "strike_force_one",
+        game: str | Game,
         side: str | int = 0,
         opponent: Any = "random",
         reward: str = "win",
