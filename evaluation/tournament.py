@@ -201,6 +201,7 @@ def _play_chunk(chunk: _Chunk) -> _Played:
             decisions=result.decisions,
             seconds=seconds,
             thinking=result.thinking,
+            termination=result.termination,
             record=record_path(chunk.game, chunk.names, index, chunk.record_names) if chunk.records else None,
         )
         out.append((outcome, result.record if chunk.records else None))

@@ -133,7 +133,8 @@ class GameSpec:
 @dataclass(frozen=True)
 class Ruleset:
     """One rules package (module docstring). ``package`` is its module path (its events are
-    narrated by its ``narration``); ``terminations`` are the reasons its games end
+    narrated by its ``narration``); ``terminations`` are the reasons its games end and
+    ``termination(state)`` says which one ended a finished game
     (:class:`~fof_env.core.outcome.Outcome`)."""
 
     name: str
@@ -150,6 +151,7 @@ class Ruleset:
     random_position: Hook = None
     position_value: Hook = None
     narration: Hook = None
+    termination: Hook = None
     heuristic: Hook = None
     help: Help = GENERIC_HELP
     scenario_files: ScenarioFiles | None = None

@@ -15,7 +15,8 @@ any of them.
 
 A view (``VIEW_FORMAT``) is a dict with: ``format``, ``game``, ``options``, ``sides``,
 ``side``/``player`` (whose view), ``turn``, ``decisions`` (decisions played so far),
-``terminal``, ``result`` (None while running), ``score``, ``decision`` (None at the end:
+``terminal``, ``result`` (None while running), ``outcome`` (None while running: ``termination``,
+``winner``, ``returns``, :class:`~fof_env.core.outcome.Outcome`), ``score``, ``decision`` (None at the end:
 ``kind``, ``side``, ``player``, ``reaction`` and, for the owner only, ``context``),
 ``your_turn``, ``legal`` (the owner's legal actions, canonical strings with labels and
 what they point at: ``hex``, ``unit``, ``point``/``x``/``y``, ``preview``; empty for the
@@ -268,6 +269,7 @@ class RulesetView:
             "decisions": len(state.history),
             "terminal": bool(state.is_terminal),
             "result": _plain(state.result()),
+            "outcome": state.outcome_dict(),
             "score": self.score(state),
             "decision": self.decision(state, player),
             "your_turn": mine,
@@ -303,6 +305,7 @@ class RulesetView:
             "decisions": len(state.history),
             "terminal": bool(state.is_terminal),
             "result": _plain(state.result()),
+            "outcome": state.outcome_dict(),
             "score": self.score(state),
             "decision": decision,
             "your_turn": False,

@@ -78,7 +78,7 @@ from fof_env.envs._common import (
     new_state,
     warn_if_torch_threads_crawl,
 )
-from fof_env.envs.infos import INFO_MODES, Outcome, aec_infos, forfeit_outcome, game_outcome
+from fof_env.envs.infos import INFO_MODES, EpisodeEnd, aec_infos, forfeit_outcome, game_outcome
 from fof_env.envs.support import StateRenderer, observation_bounds, potential_fn
 
 _OWN_KWARGS = "game, reward, auto_single, render_mode, illegal_action, infos"
@@ -137,7 +137,7 @@ class WargameAECEnv(AECEnv):
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self.game_state = None
         self.episode_seed: int | None = None
-        self._outcome: Outcome | None = None
+        self._outcome: EpisodeEnd | None = None
         self._np_random: np.random.Generator | None = None
         self._phi = [0.0, 0.0]
         self._renderer = StateRenderer(render_mode)

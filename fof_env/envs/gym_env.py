@@ -130,7 +130,7 @@ from fof_env.envs._common import (
     new_state,
     warn_if_torch_threads_crawl,
 )
-from fof_env.envs.infos import INFO_MODES, Outcome, forfeit_outcome, game_outcome, gym_info
+from fof_env.envs.infos import INFO_MODES, EpisodeEnd, forfeit_outcome, game_outcome, gym_info
 from fof_env.envs.support import StateRenderer, observation_bounds, potential_fn
 
 _OPPONENT_SEED_TAG = 0x0FF0
@@ -213,7 +213,7 @@ class WargameEnv(gym.Env):
         self.opponent_agent = None
         self.episode_seed: int | None = None
         self._done = True
-        self._outcome: Outcome | None = None
+        self._outcome: EpisodeEnd | None = None
         self._next: _Episode | None = None  # prepared when an episode ends (see "Masks")
         self._phi = 0.0
         self._renderer = StateRenderer(render_mode)
@@ -337,7 +337,7 @@ class WargameEnv(gym.Env):
         self._end(forfeit_outcome(self.game_state, self.player, reason))
         return self._observation(), -1.0, True, False, self._info(0, 0)
 
-    def _end(self, outcome: Outcome | None) -> None:
+    def _end(self, outcome: EpisodeEnd | None) -> None:
         """Mark the episode over (``outcome`` None: truncated) and prepare the next one."""
         self._done = True
         self._outcome = outcome

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fof_env.core.registry import register_ruleset
 from fof_env.core.ruleset import FuzzPlan, GameSpec, Ruleset, ScenarioFiles, Variant
+from fof_env.force_on_force.endings import Termination
 from fof_env.force_on_force.help import HELP, LOST_AND_FOUND
 
 _PACKAGE = "fof_env.force_on_force"
@@ -89,9 +90,10 @@ RULESET = register_ruleset(
         random_position=f"{_PACKAGE}.fuzzing:random_position",
         position_value=f"{_PACKAGE}.potential:position_value",
         narration=f"{_PACKAGE}.narration:NARRATION",
+        termination=f"{_PACKAGE}.endings:termination",
         heuristic="agents.force_on_force_heuristic:make_force_on_force_heuristic",
         help=HELP,
         scenario_files=ScenarioFiles(f"{_PACKAGE}.scenario", "force_on_force", claims_unmarked=True),
-        terminations=("turn limit", "auto victory", "air strike"),
+        terminations=tuple(Termination),
     )
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fof_env.core.registry import register_ruleset
 from fof_env.core.ruleset import FuzzPlan, GameSpec, Help, Ruleset, ScenarioFiles, Variant
+from fof_env.fubar.endings import Termination
 from fof_env.fubar.help import DECISION_HELP, HUMAN_HELP
 
 _PACKAGE = "fof_env.fubar"
@@ -53,9 +54,10 @@ RULESET = register_ruleset(
         renderer=f"{_PACKAGE}.render:render_rgb",
         invariants=f"{_PACKAGE}.invariants:check_position",
         narration=f"{_PACKAGE}.narration:NARRATION",
+        termination=f"{_PACKAGE}.endings:termination",
         heuristic="agents.fubar_heuristic:make_fubar_heuristic",
         help=Help(HUMAN_HELP, DECISION_HELP),
         scenario_files=ScenarioFiles(f"{_PACKAGE}.scenario", "fubar"),
-        terminations=("turn limit", "auto victory", "air strike"),
+        terminations=tuple(Termination),
     )
 )

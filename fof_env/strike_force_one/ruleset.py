@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fof_env.core.registry import register_ruleset
 from fof_env.core.ruleset import FuzzPlan, GameSpec, Ruleset, Variant
+from fof_env.strike_force_one.endings import Termination
 from fof_env.strike_force_one.help import HELP
 
 _PACKAGE = "fof_env.strike_force_one"
@@ -51,8 +52,9 @@ RULESET = register_ruleset(
         random_position=f"{_PACKAGE}.fuzzing:random_position",
         position_value=f"{_PACKAGE}.potential:position_value",
         narration=f"{_PACKAGE}.narration:NARRATION",
+        termination=f"{_PACKAGE}.endings:termination",
         heuristic="agents.strike_force_one_heuristic:make_strike_force_one_heuristic",
         help=HELP,
-        terminations=("turn limit",),
+        terminations=tuple(Termination),
     )
 )

@@ -25,7 +25,7 @@ from fof_env.strike_force_one.game import StrikeForceOneGame
 
 # hooks every ruleset resolves inside its own package, and the one it names in the agents package
 PACKAGE_HOOKS = ("state", "view", "observation", "potential", "renderer", "invariants", "random_position",
-                 "position_value", "narration")
+                 "position_value", "narration", "termination")
 GAME_HOOKS = ("potential", "invariants")
 
 
