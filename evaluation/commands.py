@@ -1,4 +1,4 @@
-"""``fof evaluate`` and ``fof replay`` (added to the ``fof`` parser by :mod:`fof_env.cli`).
+"""``fof evaluate`` and ``fof replay`` (added to the ``fof`` parser by :mod:`fof_env.app.cli`).
 
 Examples::
 

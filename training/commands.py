@@ -1,4 +1,4 @@
-"""``fof train`` (added to the ``fof`` parser by :mod:`fof_env.cli`).
+"""``fof train`` (added to the ``fof`` parser by :mod:`fof_env.app.cli`).
 
 Every refusal is one line on stderr (``fof train: ...``) and exit status 2, before
 anything is written: bad numbers (``--steps -1``, ``--final-eval-games 0``,

@@ -1,4 +1,4 @@
-"""The ``fof engine`` and ``fof serve`` subcommands (registered by ``fof_env.cli``)."""
+"""The ``fof engine`` and ``fof serve`` subcommands (registered by :mod:`fof_env.app.cli`)."""
 
 from __future__ import annotations
 

@@ -113,7 +113,7 @@ async def _run(url: str, games: int, bot: str, duration: float, max_requests: in
 def start_local_server(command: list[str] | None = None) -> tuple[subprocess.Popen, str]:
     """``fof serve --port 0`` on 127.0.0.1 in a child process (``command``: another build's
     ``fof serve``, to compare); (process, ws url)."""
-    base = command or [sys.executable, "-m", "fof_env.cli", "serve"]
+    base = command or [sys.executable, "-m", "fof_env.app.cli", "serve"]
     proc = subprocess.Popen(
         [*base, "--port", "0", "--max-games", "1000"],
         stdout=subprocess.PIPE,

@@ -131,6 +131,7 @@ from fof_env.envs._common import (
     warn_if_torch_threads_crawl,
 )
 from fof_env.envs.infos import INFO_MODES, EpisodeEnd, forfeit_outcome, game_outcome, gym_info
+from fof_env.envs.opponents import make_opponent
 from fof_env.envs.support import StateRenderer, observation_bounds, potential_fn
 
 _OPPONENT_SEED_TAG = 0x0FF0
@@ -221,9 +222,7 @@ class WargameEnv(gym.Env):
     # ------------------------------------------------------------------ set-up
     def _check_opponent(self, opponent: Any) -> None:
         if isinstance(opponent, str):
-            from agents.base import make_agent
-
-            make_agent(opponent, self.game, self.opponent_player, seed=0)  # fail now on a bad kind
+            make_opponent(opponent, self.game, self.opponent_player, seed=0)  # fail now on a bad kind
             return
         if not callable(getattr(opponent, "act", None)):
             raise TypeError(
@@ -239,9 +238,7 @@ class WargameEnv(gym.Env):
     def _make_opponent(self, seed: int):
         spec = self._opponent_spec
         if isinstance(spec, str):
-            from agents.base import make_agent
-
-            return make_agent(spec, self.game, self.opponent_player, seed=seed)
+            return make_opponent(spec, self.game, self.opponent_player, seed)
         reseed = getattr(spec, "seed", None)
         if callable(reseed):
             reseed(seed)
