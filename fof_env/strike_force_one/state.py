@@ -136,10 +136,6 @@ class StrikeForceOneState(State):
         return self.kind == TERMINAL
 
     @property
-    def phasing_player(self) -> int:
-        return self.phase >> 1
-
-    @property
     def current_player(self) -> int | None:
         if self.kind == TERMINAL:
             return None
