@@ -10,7 +10,9 @@ heuristic bot. The generic layers (core, envs, agents, training, evaluation, app
 and never test a game's name.
 
 A hook is a callable or a lazy ``"module:attr"`` (or ``"module"``) string (:func:`resolve`), so declaring a ruleset
-imports nothing. A hook is resolved by the floor that uses it and lies at or below that floor: the
+imports nothing. A few hooks have conventional names (:data:`CONVENTIONS`: ``observation:encode``,
+``render:render_rgb``, ``narration:NARRATION``, ``endings:termination``): a record that leaves one out
+gets it from its package's module of that name. A hook is resolved by the floor that uses it and lies at or below that floor: the
 ``heuristic`` hook names an ``agents`` module and only the agents resolve it; every other hook names
 a module of the rules package itself.
 
@@ -22,6 +24,7 @@ A :class:`GameSpec` is one registered game of the ruleset. Its own hooks (``pote
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -157,6 +160,11 @@ class Ruleset:
     scenario_files: ScenarioFiles | None = None
     terminations: tuple[str, ...] = ()
 
+    def __post_init__(self) -> None:
+        for name, target in CONVENTIONS.items():
+            if getattr(self, name) is None and _has_module(f"{self.package}.{target.partition(':')[0]}"):
+                object.__setattr__(self, name, f"{self.package}.{target}")
+
     def game_names(self) -> list[str]:
         return [spec.name for spec in self.games]
 
@@ -177,4 +185,21 @@ class Ruleset:
         return spec.help if spec.help is not None else self.help
 
 
+def _has_module(name: str) -> bool:
+    """Whether module ``name`` exists (found, not imported; False when its parent is no package)."""
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
 _GAME_HOOKS = frozenset({"potential", "invariants", "heuristic"})
+
+# hooks a rules package keeps under these names (module:attribute, in the package); a record that
+# leaves one out gets it when the package has that module
+CONVENTIONS = {
+    "observation": "observation:encode",
+    "renderer": "render:render_rgb",
+    "narration": "narration:NARRATION",
+    "termination": "endings:termination",
+}
