@@ -10,6 +10,7 @@ shaping, no heuristic).
 from __future__ import annotations
 
 import importlib
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ _RULESETS: dict[str, Ruleset] = {}
 _OWNER: dict[str, Ruleset] = {}  # game name -> its ruleset
 _HOOKS: dict[tuple[str, str], Any] = {}  # (game name, hook name) -> the resolved hook
 _discovered = False
+_DISCOVERY = threading.RLock()
 
 
 def register_ruleset(ruleset: Ruleset) -> Ruleset:
@@ -56,14 +58,18 @@ def register_game(name: str, target: str | Callable[..., Any]) -> None:
 
 
 def _discover() -> None:
-    """Import the ``ruleset`` module of every package of ``fof_env`` that has one (once)."""
+    """Import the ``ruleset`` module of every package of ``fof_env`` that has one (once; a second thread
+    waits until the first has imported them all)."""
     global _discovered
     if _discovered:
         return
-    _discovered = True
-    for folder in sorted(_PACKAGE_DIR.iterdir()):
-        if (folder / "ruleset.py").is_file() and (folder / "__init__.py").is_file():
-            importlib.import_module(f"{_PACKAGE}.{folder.name}.ruleset")
+    with _DISCOVERY:
+        if _discovered:  # another thread imported them meanwhile
+            return
+        for folder in sorted(_PACKAGE_DIR.iterdir()):
+            if (folder / "ruleset.py").is_file() and (folder / "__init__.py").is_file():
+                importlib.import_module(f"{_PACKAGE}.{folder.name}.ruleset")
+        _discovered = True
 
 
 def list_games() -> list[str]:

@@ -8,20 +8,8 @@ for ``reward="win"``. The shaping terms telescope: over a whole episode they add
 up to exactly ``phi(final) - phi(start)``, so they can never outweigh the
 result and do not change which policies are optimal (undiscounted).
 
-``phi(state, player)`` is the game's ``potential`` hook (:func:`potential`, from its ruleset:
+``phi(state, player)`` is the game's ``potential`` hook (:func:`fof_env.envs.support.potential_fn`, from its ruleset:
 :class:`fof_env.core.ruleset.Ruleset`); each ruleset documents its formula beside it (the
 ``potential`` module of its package) and keeps ``|phi|`` small enough that the whole-episode shaping
 stays below the +/-1 of the result. A game without a potential offers only ``reward="win"``.
 """
-
-from __future__ import annotations
-
-from collections.abc import Callable
-from typing import Any
-
-from fof_env.envs.support import potential_fn
-
-
-def potential(game) -> Callable[[Any, int], float] | None:
-    """``phi(state, player)`` of ``game`` (None: the game has no shaping potential)."""
-    return potential_fn(game)
