@@ -32,13 +32,9 @@ lint: $(STAMP)
 demo: $(STAMP)
 	$(PY) -m evaluation.demo
 
+# Every game's fuzz plan (its ruleset's GameSpec: games, option sets, record round trips), then random positions.
 fuzz: $(STAMP)
-	$(PY) -m evaluation.fuzz --game strike_force_one --games 10000
-	$(PY) -m evaluation.fuzz --game lost_and_found --games 5000
-	$(PY) -m evaluation.fuzz --game compound_raid --games 5000
-	$(PY) -m evaluation.fuzz --game fubar_lost_and_found --games 5000 --json-every 10
-	$(PY) -m evaluation.fuzz --game fubar_village_patrol --games 5000 --json-every 10
-	$(PY) -m evaluation.fuzz --game wwii_hedgerow_hamlet --games 5000
+	$(PY) -m evaluation.fuzz
 	$(PY) -m evaluation.position_fuzz --positions 5000
 
 # Engines, Gym and AEC envs against OpenSpiel (chess, backgammon, connect_four) and PettingZoo

@@ -5,5 +5,8 @@ from ``state.legal_actions()`` and uses only what its player may know.
 """
 
 from agents.base import Agent, make_agent, register_agent
+from fof_env.envs.opponents import register_agent_factory
+
+register_agent_factory(make_agent)  # the environments' opponents named by a spec
 
 __all__ = ["Agent", "make_agent", "register_agent"]

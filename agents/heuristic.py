@@ -1,32 +1,27 @@
 """The ``heuristic`` agent kind: one scripted bot per ruleset and side.
 
-``make_heuristic(game, player, seed)`` looks up ``game.name`` and builds that
-ruleset's heuristic for ``player``. Rulesets without one raise a ``ValueError``
-that names the games that have one.
+``make_heuristic(game, player, seed)`` builds the bot its ruleset names for the game (the
+``heuristic`` hook of :class:`fof_env.core.ruleset.Ruleset` or of the game's own spec: an agents
+module, part of that ruleset's plugin). A game without one raises a ``ValueError`` that names the
+games that have one.
 """
 
 from __future__ import annotations
 
-import importlib
-
 from agents.base import Agent
-
-# game name -> "module:factory(game, player, seed)"; imported lazily.
-_HEURISTICS: dict[str, str] = {
-    "strike_force_one": "agents.strike_force_one_heuristic:make_strike_force_one_heuristic",
-    "lost_and_found": "agents.lost_and_found_heuristic:make_lost_and_found_heuristic",
-    "compound_raid": "agents.force_on_force_heuristic:make_force_on_force_heuristic",
-    "wwii_hedgerow_hamlet": "agents.force_on_force_heuristic:make_force_on_force_heuristic",
-    "force_on_force": "agents.force_on_force_heuristic:make_force_on_force_heuristic",
-    "fubar": "agents.fubar_heuristic:make_fubar_heuristic",
-    "fubar_lost_and_found": "agents.fubar_heuristic:make_fubar_heuristic",
-    "fubar_village_patrol": "agents.fubar_heuristic:make_fubar_heuristic",
-}
+from fof_env.core.registry import game_hook, game_specs, ruleset_of
 
 
 def heuristic_games() -> list[str]:
     """Names of the games that have a heuristic bot."""
-    return sorted(_HEURISTICS)
+    return [spec.name for spec in game_specs() if has_heuristic(spec.name)]
+
+
+def has_heuristic(game) -> bool:
+    """Whether ``game`` (a game or its name) has a heuristic bot."""
+    name = game if isinstance(game, str) else game.name
+    ruleset = ruleset_of(name)
+    return ruleset is not None and (ruleset.game(name).heuristic or ruleset.heuristic) is not None
 
 
 def make_heuristic(game, player: int, seed: int | None = None, **kwargs) -> Agent:
@@ -34,12 +29,9 @@ def make_heuristic(game, player: int, seed: int | None = None, **kwargs) -> Agen
 
     Keyword arguments (from an agent spec ``"heuristic:key=value"``) go to the game's factory.
     """
-    try:
-        target = _HEURISTICS[game.name]
-    except KeyError:
+    factory = game_hook(game, "heuristic")
+    if factory is None:
         raise ValueError(
             f"no heuristic agent for game {game.name!r}; games with one: {', '.join(heuristic_games())}"
-        ) from None
-    module, _, attr = target.partition(":")
-    factory = getattr(importlib.import_module(module), attr)
+        )
     return factory(game, player, seed=seed, **kwargs)

@@ -116,7 +116,7 @@ unbatched search, call for call.
   only in their dice get the same search, the same statistics and the same action.
 * *Hidden units* (Force on Force: a Hidden Taliban team and the Taliban's secret set-up,
   hidden from the USMC): ``determinize`` re-samples them from public facts only
-  (:meth:`fof_env.force_on_force.state.ForceOnForceState.determinize`: its point among
+  (the Force on Force state's ``determinize``: its point among
   the woods of its deployment zone, its strength from its order of battle). The real
   state is only cloned, never played, and the search reads only the determinized copies
   and its own tree; two states that differ only in hidden facts give the same search.

@@ -1,13 +1,15 @@
-"""``fof evaluate`` and ``fof replay`` (added to the ``fof`` parser by :mod:`fof_env.cli`).
+"""``fof evaluate`` and ``fof replay`` (added to the ``fof`` parser by :mod:`fof_env.app.cli`).
 
 Examples::
 
-    fof evaluate --game strike_force_one --agents random heuristic --games 200 --workers 2
-    fof evaluate --game lost_and_found --option rules=quick --agents heuristic mcts:200 ppo --games 50
-    fof evaluate --resume reports/lost_and_found-20250101-120000     # after Ctrl-C, SIGTERM, a kill
-    fof evaluate --game strike_force_one --agents random heuristic --backend ray --address HEAD:6379
-    fof replay reports/strike_force_one/records/strike_force_one/heuristic__vs__random/0000.json --every 20
+    fof evaluate --game GAME --agents random heuristic --games 200 --workers 2
+    fof evaluate --game GAME --option KEY=VALUE --agents heuristic mcts:200 ppo --games 50
+    fof evaluate --resume OUT     # after Ctrl-C, SIGTERM, a kill
+    fof evaluate --game GAME --agents random heuristic --backend ray --address HEAD:6379
+    fof replay OUT/records/GAME/heuristic__vs__random/0000.json --every 20
     fof replay game.json --quiet --gif game.gif
+
+(``fof evaluate --help`` lists every game's own examples.)
 
 ``fof evaluate`` checks the tournament (:func:`evaluation.tournament.plan_tournament`:
 every spec built for each side), writes its definition to ``OUT/tournament.json``
@@ -42,7 +44,7 @@ from typing import TextIO
 
 from evaluation.compare import add_parser as _add_compare
 from evaluation.frames import Frames as _Frames  # the replay's PNG frames and GIF
-from fof_env.core.registry import list_games
+from fof_env.core.registry import examples, list_games
 
 
 def default_out_dir(game: str) -> Path:
@@ -70,8 +72,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
             "Agent specs: random, heuristic, mcts:200 (simulations), ppo (the shipped model), "
             "ppo:runs/x/model.safetensors, or kind:key=value,key=value; "
             "SPEC@side plays that side only (heuristic@usmc).\n"
-            "Example: fof evaluate --game strike_force_one --agents random heuristic mcts:100 --games 50\n"
-            "Resume: fof evaluate --resume OUT [--workers N] [--backend ray [--address HOST:6379]]"
+            + "".join(f"Example: {line}\n" for line in examples("evaluate"))
+            + "Resume: fof evaluate --resume OUT [--workers N] [--backend ray [--address HOST:6379]]"
         ),
     )
     ev.add_argument("--game", choices=list_games(), help="the game (required unless --resume)")

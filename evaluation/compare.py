@@ -5,12 +5,12 @@
     fof compare --agents random heuristic --games 200 --workers 2 --seed 7 --out reports/compare
 
 plays the same tournament (every agent against every other on both sides, ``--games`` games per
-ordered pairing, mirror pairings included; :func:`evaluation.tournament.run_tournament`) on Force on
-Force's ``lost_and_found`` and on ``fubar_lost_and_found`` (the same table, forces, pilot, turns and
-victory points under FUBAR, ``fof_env/fubar/rulings.md`` F45-F49), and prints per pairing, for each
-rule system: the Taliban's wins / draws / losses with Wilson 95% intervals, the mean VP of each side,
-the VP margin's distribution (Taliban VP - USMC VP: quartiles and a histogram), how often the Taliban
-won automatically (the pilot still on the table at the end of turn 8) and the mean decisions per game.
+ordered pairing, mirror pairings included; :func:`evaluation.tournament.run_tournament`) on a game and
+on its counterpart under another rule system (a game spec's ``counterpart``: the same table, forces,
+turns and victory points; ``--game`` picks the pair, default the first), and prints per pairing, for
+each rule system: the first side's wins / draws / losses with Wilson 95% intervals, the mean VP of each
+side, the VP margin's distribution (first side's VP - second side's: quartiles and a histogram), how
+often the first side won automatically and the mean decisions per game.
 ``--out`` also gets ``compare.md`` and ``compare.json`` (every game's outcome under both systems).
 """
 
@@ -25,8 +25,23 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from evaluation.stats import format_rate
+from fof_env.core.registry import game_spec, game_specs, ruleset_of
 
-RULE_SYSTEMS = (("Force on Force", "lost_and_found"), ("FUBAR", "fubar_lost_and_found"))
+
+def counterparts() -> list[tuple[str, str]]:
+    """(game, the same scenario under another rule system) of every game spec that names a counterpart."""
+    return [(spec.counterpart, spec.name) for spec in game_specs() if spec.counterpart]
+
+
+def rule_systems(game: str | None = None) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """(the scenario's title, ((rule system, game), (rule system, game))) of the pair holding ``game``
+    (None: the first pair); ValueError for a game without a counterpart."""
+    pairs = counterparts()
+    pair = next((p for p in pairs if game is None or game in p), None)
+    if pair is None:
+        raise ValueError(f"no game plays {game!r}'s scenario under another rule system; pairs: "
+                         + (", ".join("/".join(p) for p in pairs) or "none"))  # fmt: skip
+    return game_spec(pair[0]).title, tuple((ruleset_of(g).title, g) for g in pair)
 MARGIN_BINS = ((-99, -10), (-9, -5), (-4, -1), (0, 0), (1, 4), (5, 9), (10, 99))
 
 
@@ -63,13 +78,18 @@ def pairing_summary(outcomes: list) -> dict[str, Any]:
     }
 
 
-def compare(agents: list[str], games: int, *, workers: int = 1, seed: int = 0, progress: bool = False) -> dict:
-    """Play the tournament under both rule systems; return ``{"agents", "games", "systems": {label:
-    {"game", "player_names", "pairings": [[a, b, summary], ...], "outcomes": [...]}}}``."""
+def compare(agents: list[str], games: int, *, workers: int = 1, seed: int = 0, progress: bool = False,
+            game: str | None = None) -> dict:
+    """Play the tournament under both rule systems of ``game``'s pair (:func:`rule_systems`); return
+    ``{"scenario", "agents", "games", "systems": {label: {"game", "player_names", "pairings":
+    [[a, b, summary], ...], "outcomes": [...]}}}``."""
     from evaluation.tournament import run_tournament
 
-    out: dict[str, Any] = {"agents": list(agents), "games": games, "seed": seed, "systems": {}}
-    for label, game in RULE_SYSTEMS:
+    title, systems = rule_systems(game)
+    auto = game_spec(systems[0][1]).endings.get("auto victory")
+    out: dict[str, Any] = {"scenario": title, "auto_victory": auto, "agents": list(agents), "games": games,
+                           "seed": seed, "systems": {}}  # fmt: skip
+    for label, game in systems:
         start = time.perf_counter()
         result = run_tournament(game, {}, agents, games, workers=workers, seed=seed, progress=progress)
         pairings = []
@@ -91,10 +111,10 @@ def markdown(data: dict) -> str:
     labels = list(data["systems"])
     first = data["systems"][labels[0]]
     s0, s1 = first["player_names"]
-    lines = [f"# Lost & Found under two rule systems ({data['games']} games per pairing, seed {data['seed']})", ""]
+    lines = [f"# {data['scenario']} under two rule systems ({data['games']} games per pairing, seed {data['seed']})", ""]
     lines.append(f"Rows: {s0} agent vs {s1} agent. W/D/L and win rate (Wilson 95%) are the {s0}'s; VP are means; "
-                 f"margin = {s0} VP - {s1} VP (quartiles); auto = {s0} automatic victories (the pilot still on the "
-                 "table at the end of turn 8).")  # fmt: skip
+                 f"margin = {s0} VP - {s1} VP (quartiles); auto = {s0} automatic victories"
+                 + (f" ({data['auto_victory']})." if data.get("auto_victory") else "."))  # fmt: skip
     lines.append("")
     head = f"| {s0} vs {s1} |"
     rule = "|---|"
@@ -126,15 +146,18 @@ def markdown(data: dict) -> str:
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "compare",
-        help="Lost & Found under Force on Force and under FUBAR: the same bots' pairings side by side",
+        help="one scenario under two rule systems: the same bots' pairings side by side",
         description=(
             "Play the same tournament (every agent against every other on both sides, --games games per "
-            "ordered pairing) on Force on Force's lost_and_found and on fubar_lost_and_found (the same table, "
-            "forces, pilot, turns and victory points under FUBAR) and print, per pairing and rule system, the "
-            "Taliban's W/D/L with Wilson 95% intervals, the mean VP, the VP margin's quartiles and histogram and "
-            "the automatic victories; --out also gets compare.md and compare.json."
+            "ordered pairing) on a game and on the same scenario under another rule system (the same table, "
+            "forces, turns and victory points) and print, per pairing and rule system, the first side's W/D/L "
+            "with Wilson 95% intervals, the mean VP, the VP margin's quartiles and histogram and the automatic "
+            "victories; --out also gets compare.md and compare.json."
         ),
+        epilog="Pairs: " + ", ".join(" and ".join(pair) for pair in counterparts()),
     )
+    p.add_argument("--game", choices=sorted({g for pair in counterparts() for g in pair}),
+                   help="a game of the pair to compare (default: the first pair)")  # fmt: skip
     p.add_argument("--agents", nargs="+", default=["random", "heuristic"], metavar="SPEC",
                    help="agent specs (default: random heuristic)")  # fmt: skip
     p.add_argument("--games", type=int, default=50, help="games per ordered pairing and rule system (default 50)")
@@ -155,7 +178,8 @@ def run_compare(args: argparse.Namespace, out: TextIO) -> int:
         print(f"fof compare: --out {args.out} is a file", file=sys.stderr)
         return 2
     try:
-        data = compare(args.agents, args.games, workers=args.workers, seed=args.seed, progress=sys.stderr.isatty())
+        data = compare(args.agents, args.games, workers=args.workers, seed=args.seed, progress=sys.stderr.isatty(),
+                       game=args.game)
     except ValueError as exc:
         print(f"fof compare: {exc}", file=sys.stderr)
         return 2

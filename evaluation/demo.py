@@ -1,8 +1,7 @@
 """The demo, ``make demo``: a short tournament on every game, printed and written as a report.
 
-For each game (Strike Force One, Force on Force "Lost & Found" and "Compound Raid", FUBAR's "Lost &
-Found" and "Village Patrol", and Force on Force WWII's "Hedgerow Hamlet", the last four with at most 4
-games per pairing and ``mcts:5``) the agents
+For each game (every registered game but the scenario engines; a game's spec may cap its games per
+pairing and its MCTS simulations, :attr:`fof_env.core.ruleset.GameSpec.demo`) the agents
 ``random``, ``heuristic``, ``mcts:<--mcts>`` (a small search) and ``ppo`` (the
 pretrained models shipped in ``agents/models``) play each other on both sides,
 ``--games`` games per ordered pairing, on ``--workers`` processes
@@ -31,14 +30,13 @@ from pathlib import Path
 from agents.ppo import shipped_model_path
 from evaluation.report import markdown_report, write_report
 from evaluation.tournament import TournamentResult, plan_tournament, play_tournament
-from fof_env.core.registry import make_game
+from fof_env.core.registry import fixed_scenario_games, game_spec, make_game
 
-GAMES = ("strike_force_one", "lost_and_found", "compound_raid", "fubar_lost_and_found", "fubar_village_patrol",
-         "wwii_hedgerow_hamlet")
+# every game but the scenario engines (they play a shipped scenario that is a game of its own), featured first
+GAMES = tuple(sorted(fixed_scenario_games(), key=lambda name: not game_spec(name).featured))
 # Games whose tournament is smaller, to keep the demo near 3 minutes on 2 cores: (most games per
-# ordered pairing, most MCTS simulations). A FUBAR rollout plays a whole random game.
-SMALL = {"compound_raid": (4, 5), "fubar_lost_and_found": (4, 5), "fubar_village_patrol": (4, 5),
-         "wwii_hedgerow_hamlet": (4, 5)}
+# ordered pairing, most MCTS simulations), from their specs (a long rollout plays a whole random game).
+SMALL = {name: game_spec(name).demo for name in GAMES if game_spec(name).demo is not None}
 
 
 def demo_agents(game_name: str, mcts: int) -> list[str]:

@@ -1,30 +1,28 @@
-"""How an agent's games ended where it did not win: the last decision of each, counted.
+"""How an agent's games ended where it did not win: why each ended and the standing at its end, counted.
 
-Where a bot drops games often shows in how they end: the same decision, in the same place.
-``python -m evaluation.endings OUT`` reads a ``fof evaluate``
-folder (``OUT/tournament.json``, ``OUT/games.jsonl`` and the game records under
-``OUT/records``), replays every game an agent did not win (:func:`evaluation.replay.replay`,
-so each record is also verified) and counts those games by how they ended:
+Where a bot drops games often shows in how they end: the same ending, at the same standing.
+``python -m evaluation.endings OUT`` reads a ``fof evaluate`` folder (``OUT/tournament.json`` and
+``OUT/games.jsonl``; no game is replayed: every logged game carries its
+:class:`~fof_env.core.outcome.Outcome`) and counts the games an agent did not win by:
 
 * the **result** for the agent (draw or loss);
-* the **last decision**: whose it was, its kind and the action taken (``usmc call_airstrike:
-  yes``);
-* the **standing before it**: the victory points of games that count them (the sides in the
+* the **termination**: why the game ended (``turn limit``, ``auto victory``, ``air strike`` ...,
+  the game's ruleset lists its own);
+* the **standing at the end**: the victory points of games that count them (the sides in the
   game's order), else the game's score.
 
-For example, the shipped Lost & Found USMC model against random::
+For example, a model against random::
 
-    python -m evaluation.endings reports/laf-usmc-random --agent ppo@usmc
+    python -m evaluation.endings reports/usmc-random --agent ppo@usmc
 
-lists 36 draws that ended with its own ``call_airstrike: yes`` at 3-3: the air strike ends the
-scenario at once (000_294bccfd88f0ebda.txt: "If he is successful, the scenario immediately ends
-and victory points are tallied"). Whether a frequent ending is a mistake is a further question,
-answered by playing the same games without it: ``docs/examples/airstrike_counterfactual.py`` does
-so for that call, and finds it is not one (the draws become losses).
+may list most of its draws as ended by its own side's air strike at 3-3: the air strike ends the
+scenario at once, whatever the points. Whether a frequent ending is a mistake is a further question,
+answered by playing the same games without it (``docs/examples/airstrike_counterfactual.py`` does so
+for that call).
 
-A mirror pairing counts the agent's games on both sides. Bad input (no tournament in ``OUT``,
-a tournament played with ``--no-records``, an agent it did not play, a damaged record) is one
-line on stderr and exit status 2.
+A mirror pairing counts the agent's games on both sides. A game logged before games kept their
+outcome counts as ended by ``unknown``. Bad input (no tournament in ``OUT``, an agent it did not
+play, a damaged log) is one line on stderr and exit status 2.
 """
 
 from __future__ import annotations
@@ -44,9 +42,9 @@ from evaluation.journal import (
     read_definition,
     read_log,
 )
-from evaluation.match import victory_points
-from evaluation.replay import ReplayError, replay
 from evaluation.tallies import GameOutcome
+
+UNKNOWN = "unknown"  # the termination of a game logged before games kept their outcome
 
 
 @dataclass(frozen=True)
@@ -54,8 +52,8 @@ class Ending:
     """How one game ended, for the agent that did not win it."""
 
     result: str  # "draw" or "loss"
-    last_decision: str  # "usmc call_airstrike: yes"
-    standing: str  # the victory points (or the score) before the last decision
+    termination: str  # "turn limit", "air strike" ...
+    standing: str  # the victory points (or the score) at the end
 
 
 @dataclass
@@ -74,50 +72,20 @@ class AgentEndings:
         return sum(n for ending, n in self.endings.items() if ending.result == result)
 
 
-def _standing(state) -> str:
+def standing(outcome: GameOutcome, player_names: Sequence[str]) -> str:
     """Victory points as "3-3 (taliban-usmc)" where the game counts them, else its score."""
-    names = state.game.player_names
-    vp = victory_points(state)
-    if vp is not None:
-        return f"{vp[0]}-{vp[1]} ({names[0]}-{names[1]})"
-    score = getattr(state, "score", None)
-    if isinstance(score, dict):
-        return ", ".join(f"{key} {value}" for key, value in score.items())
+    if outcome.vp is not None:
+        return f"{outcome.vp[0]}-{outcome.vp[1]} ({player_names[0]}-{player_names[1]})"
+    if isinstance(outcome.score, dict):
+        return ", ".join(f"{key} {value}" for key, value in outcome.score.items())
     return "-"
 
 
-def _replayed_ending(record: Path) -> tuple[int | None, str, str]:
-    """(winner, last decision, standing before it) of the finished game in ``record``.
-
-    Raises :class:`~evaluation.replay.ReplayError` for a record that does not replay or verify."""
-    last: list[tuple[str, str]] = []
-
-    def remember(state, action: str) -> None:
-        names = state.game.player_names
-        last[:] = [(f"{names[state.current_player]} {state.decision.kind}: {action}", _standing(state))]
-
-    result = replay(record, on_decision=remember)
-    if not result.verified:
-        raise ReplayError(f"{record}: does not match the game it records ({'; '.join(result.problems)})")
-    if not result.state.is_terminal:
-        raise ReplayError(f"{record}: the game is not finished")
-    decision, standing = last[0] if last else ("no decision", "-")
-    return result.state.winner, decision, standing
-
-
-def _ending_for(side: int, winner: int | None, decision: str, standing: str) -> Ending | None:
-    """The :class:`Ending` of a replayed game for the player ``side`` (None: it won)."""
-    if winner == side:
-        return None
-    return Ending("draw" if winner is None else "loss", decision, standing)
-
-
-def agent_endings(outcomes: Iterable[GameOutcome], records_dir: Path, agents: Sequence[str]) -> list[AgentEndings]:
-    """Per agent of ``agents`` (in that order), the endings of its logged games that it did not win;
-    only the games it lost or drew are replayed, each once (a mirror pairing's draw counts for both sides)."""
+def agent_endings(outcomes: Iterable[GameOutcome], player_names: Sequence[str], agents: Sequence[str]) -> list[AgentEndings]:
+    """Per agent of ``agents`` (in that order), the endings of its logged games that it did not win
+    (a mirror pairing's draw counts for both sides)."""
     tallies = {agent: AgentEndings(agent) for agent in agents}
     for outcome in outcomes:
-        replayed = None
         for side, agent in enumerate(outcome.agents):
             tally = tallies.get(agent)
             if tally is None:
@@ -125,13 +93,8 @@ def agent_endings(outcomes: Iterable[GameOutcome], records_dir: Path, agents: Se
             tally.games += 1
             if outcome.winner == side:
                 continue
-            if outcome.record is None:
-                raise ReplayError(f"game {outcome.index} of {' vs '.join(outcome.agents)} has no record")
-            if replayed is None:
-                replayed = _replayed_ending(records_dir / outcome.record)
-            ending = _ending_for(side, *replayed)
-            if ending is not None:
-                tally.endings[ending] += 1
+            result = "draw" if outcome.winner is None else "loss"
+            tally.endings[Ending(result, outcome.termination or UNKNOWN, standing(outcome, player_names))] += 1
     return list(tallies.values())
 
 
@@ -143,11 +106,12 @@ def format_endings(tally: AgentEndings, top: int) -> str:
     ]
     if not tally.not_won:
         return lines[0]
-    rows = sorted(tally.endings.items(), key=lambda item: (-item[1], item[0].result, item[0].last_decision))
-    width = max(len(ending.last_decision) for ending, _ in rows[:top])
-    lines.append(f"  {'games':>5}  result  {'last decision':<{width}}  standing before it")
+    rows = sorted(tally.endings.items(), key=lambda item: (-item[1], item[0].result, item[0].termination,
+                                                           item[0].standing))  # fmt: skip
+    width = max(len(ending.termination) for ending, _ in rows[:top])
+    lines.append(f"  {'games':>5}  result  {'ended by':<{width}}  standing at the end")
     for ending, n in rows[:top]:
-        lines.append(f"  {n:>5}  {ending.result:<6}  {ending.last_decision:<{width}}  {ending.standing}")
+        lines.append(f"  {n:>5}  {ending.result:<6}  {ending.termination:<{width}}  {ending.standing}")
     rest = rows[top:]
     if rest:
         lines.append(f"  {sum(n for _, n in rest):>5}  in {len(rest)} other endings")
@@ -157,11 +121,11 @@ def format_endings(tally: AgentEndings, top: int) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m evaluation.endings",
-        description="Count how an agent's games ended where it did not win: the result, the last decision "
-        "(whose, its kind, the action) and the victory points or score before it, from a `fof evaluate` "
-        "folder's log and game records.",
+        description="Count how an agent's games ended where it did not win: the result, why the game ended "
+        "(its outcome's termination) and the victory points or score at its end, from a `fof evaluate` "
+        "folder's log.",
     )
-    parser.add_argument("out", help="a `fof evaluate` folder (its tournament.json, games.jsonl and records/)")
+    parser.add_argument("out", help="a `fof evaluate` folder (its tournament.json and games.jsonl)")
     parser.add_argument("--agent", action="append", metavar="SPEC",
                         help="an agent of the tournament, as its report names it (repeatable; default: every agent)")
     parser.add_argument("--top", type=int, default=10, help="endings listed per agent (default 10)")
@@ -173,18 +137,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not holds_tournament(out):
             raise LogError(f"no tournament in {out} (no {DEFINITION_FILE}): give the --out folder of a `fof evaluate` run")
         definition = read_definition(out)
-        if not definition.records:
-            raise LogError(f"{out}: the tournament was played with --no-records: there are no games to replay")
         agents = args.agent or list(definition.agents)
         unknown = [a for a in agents if a not in definition.agents]
         if unknown:
             raise LogError(f"{out}: no agent {unknown[0]!r} in this tournament; its agents: {', '.join(definition.agents)}")
-        tallies = agent_endings(read_log(out / LOG_FILE, repair=False), out / "records", agents)
-    except (LogError, ReplayError) as exc:
+        names = _player_names(definition.game, definition.options)
+        tallies = agent_endings(read_log(out / LOG_FILE, repair=False), names, agents)
+    except LogError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print("\n\n".join(format_endings(tally, args.top) for tally in tallies))
     return 0
+
+
+def _player_names(game: str, options: dict) -> tuple[str, str]:
+    from fof_env.core.errors import OptionError
+    from fof_env.core.registry import make_game
+
+    try:
+        return tuple(make_game(game, **options).player_names)  # type: ignore[return-value]
+    except (OptionError, TypeError) as exc:
+        raise LogError(f"the tournament's game cannot be built: {exc}") from None
 
 
 if __name__ == "__main__":

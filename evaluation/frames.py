@@ -1,6 +1,6 @@
 """Pictures of a game: frames taken while a record is replayed, as PNG files or an animated GIF.
 
->>> gif = game_gif("records/strike_force_one/heuristic__vs__random/0000.json")   # doctest: +SKIP
+>>> gif = game_gif("records/GAME/heuristic__vs__random/0000.json")   # doctest: +SKIP
 
 :class:`Frames` is the ``on_frame`` callback of :func:`evaluation.replay.replay`: it
 draws each state it is given with the game's RGB renderer

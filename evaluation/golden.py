@@ -13,11 +13,12 @@ game does and shows, so a restructured engine that plays the same games has the 
 
 Suites per game (``SUITES``): random games (uniformly random legal actions from
 ``numpy.random.default_rng(seed)``) and heuristic-vs-heuristic games (bots seeded ``seed``
-and ``seed + 1``), each under every rule mode, game ``i`` on dice seed ``i``: Strike Force One
-(2,000 random and 200 heuristic games with and without its optional rules), Lost & Found
-(2,000 random and 200 heuristic games under each of its full and quick rules), and the two
-FUBAR scenarios, Compound Raid and Hedgerow Hamlet (1,000 random and 200 heuristic games each).
-The heuristic games pin the scripted bots too: a bot made faster must choose as before.
+and ``seed + 1``), each under the option sets the game's golden file lists, game ``i`` on dice
+seed ``i``. The golden files are the list: each names its game and, per suite key
+(``players:option=value,...`` or ``players:defaults``), one digest per game, so a suite is read
+back from its key and its length. A game without a golden file gets 1,000 random and 200
+heuristic games under its default options when ``--write`` first writes one. The heuristic games
+pin the scripted bots too: a bot made faster must choose as before.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from typing import Any
 import numpy as np
 
 import fof_env
+from fof_env.core.options import parse_assignments
 
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "golden"
 FORMAT = "fof-golden/1"
@@ -55,22 +57,26 @@ class Suite:
         return f"{self.players}:{opts}"
 
 
-SUITES: dict[str, tuple[Suite, ...]] = {
-    "strike_force_one": tuple(
-        Suite("strike_force_one", {"optional_rules": optional}, players, games)
-        for optional in (False, True)
-        for players, games in (("random", 2000), ("heuristic", 200))
-    ),
-    "lost_and_found": tuple(
-        Suite("lost_and_found", {"rules": rules}, players, games)
-        for rules in ("full", "quick")
-        for players, games in (("random", 2000), ("heuristic", 200))
-    ),
-    **{
-        name: (Suite(name, {}, "random", 1000), Suite(name, {}, "heuristic", 200))
-        for name in ("fubar_lost_and_found", "fubar_village_patrol", "compound_raid", "wwii_hedgerow_hamlet")
-    },
-}
+def suite_from_key(game: str, key: str, games: int) -> Suite:
+    """The suite a golden file's ``key`` (:attr:`Suite.key`) names, with ``games`` games."""
+    players, _, opts = key.partition(":")
+    options = {} if opts == "defaults" else parse_assignments(opts.split(","), f"golden suite {key!r}")
+    return Suite(game, options, players, games)
+
+
+def read_suites(path: Path) -> tuple[str, tuple[Suite, ...]]:
+    """(game, its suites) of the golden file ``path``."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    game = data["game"]
+    return game, tuple(suite_from_key(game, key, len(digests)) for key, digests in data["suites"].items())
+
+
+def default_suites(game: str) -> tuple[Suite, ...]:
+    """The suites of a game that has no golden file yet."""
+    return (Suite(game, {}, "random", 1000), Suite(game, {}, "heuristic", 200))
+
+
+SUITES: dict[str, tuple[Suite, ...]] = dict(read_suites(path) for path in sorted(GOLDEN_DIR.glob("*.json")))
 
 
 def _sha(data: Any) -> str:
@@ -126,7 +132,7 @@ def write(game: str, players: str | None = None) -> Path:
     (a change to the bots alone leaves the random games alone)."""
     data = {"format": FORMAT, "game": game, "how": "python -m evaluation.golden --write", "suites": {}}
     kept = json.loads(golden_path(game).read_text(encoding="utf-8"))["suites"] if players else {}
-    for suite in SUITES[game]:
+    for suite in SUITES.get(game) or default_suites(game):
         if players and suite.players != players:
             data["suites"][suite.key] = kept[suite.key]
         else:
@@ -151,7 +157,8 @@ def check(game: str, games: int | None = None) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m evaluation.golden", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", action="append", choices=sorted(SUITES), help="default: every game")
+    parser.add_argument("--game", action="append", choices=sorted(set(SUITES) | set(fof_env.list_games())),
+                        help="default: every game with a golden file")  # fmt: skip
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument("--check", action="store_true", help="replay and compare with the golden file")
     mode.add_argument("--write", action="store_true", help="replay and (re)write the golden file")
@@ -164,6 +171,10 @@ def main(argv: list[str] | None = None) -> int:
         start = time.perf_counter()
         if args.write:
             print(f"wrote {write(game, args.players)} in {time.perf_counter() - start:.0f} s")
+            continue
+        if game not in SUITES:
+            print(f"{game}: no golden file ({golden_path(game)}); write one with --write --game {game}")
+            status = 1
             continue
         problems = check(game, args.games)
         total = sum(min(args.games or s.games, s.games) for s in SUITES[game])

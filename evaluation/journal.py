@@ -100,13 +100,6 @@ class TournamentDefinition:
             raise LogError(f"damaged tournament definition: {type(exc).__name__}: {exc}") from None
         return out
 
-    def defining(self) -> dict[str, Any]:
-        """The fields that decide the games (not ``started`` nor ``command``)."""
-        data = self.to_dict()
-        for key in ("format", "started", "command"):
-            data.pop(key)
-        return data
-
 
 def holds_tournament(out_dir: str | os.PathLike) -> bool:
     """True if ``out_dir`` already holds a tournament (its definition or its game log)."""

@@ -53,20 +53,17 @@ from evaluation.stats import wilson_interval
 from evaluation.tallies import GameOutcome, tally_pairing
 from evaluation.tournament import AgentSpecError, check_agents, run_tournament
 from fof_env.core.files import write_text_atomic
-from fof_env.core.registry import list_games, make_game
+from fof_env.core.registry import fixed_scenario_games, list_games, make_game
 
 GUIDED = "rollout=heuristic,rollout_limit=20,evaluation=score,prior=heuristic"  # agents/mcts.py's guided search
 DEFAULT_SEARCH = (f"g5=mcts:simulations=5,{GUIDED}", f"g20=mcts:simulations=20,{GUIDED}")
 # each side's shipped policy as the PUCT prior, the critics value every new leaf (agents/mcts.py)
 AZ_SEARCH = "az128=mcts:simulations=128,batch=8,rollout_limit=0,evaluation=ppo,prior=ppo"
-# the generic scenario engines play Lost & Found by default: the same games as lost_and_found and
-# fubar_lost_and_found, so a default run leaves them out (name them with --game to rate them)
-SCENARIO_ENGINES = ("force_on_force", "fubar")
-
-
 def default_games() -> list[str]:
-    """Every registered game but the generic scenario engines (:data:`SCENARIO_ENGINES`)."""
-    return [g for g in list_games() if g not in SCENARIO_ENGINES]
+    """Every registered game but the scenario engines: with their defaults they play a shipped scenario
+    that is a game of its own (:func:`fof_env.core.registry.fixed_scenario_games`; name them with --game
+    to rate them)."""
+    return fixed_scenario_games()
 
 
 @dataclass
@@ -220,7 +217,7 @@ def write_index(ladders: Sequence[Ladder], out: Path, command: str) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m evaluation.ladder", description=__doc__.split("\n\n")[0])
-    p.add_argument("--game", nargs="+", choices=list_games(), help="games (default: every registered game but the generic engines force_on_force and fubar)")
+    p.add_argument("--game", nargs="+", choices=list_games(), help="games (default: every registered game but the scenario engines, which play any scenario file)")
     p.add_argument("--games", type=int, default=100, help="games per ordered pairing of the base agents")
     p.add_argument("--search", nargs="*", default=None, metavar="SPEC",
                    help=f"search agents, each played against every other agent (default {' '.join(DEFAULT_SEARCH)}, "

@@ -62,6 +62,7 @@ class GameResult:
     record: str | None  # ``state.to_json()``: replay with ``State.from_json``
     vp: tuple[int, int] | None = None  # victory points per side, for games that count them
     thinking: tuple[Thinking, Thinking] | None = None  # each player's time in ``act``
+    termination: str | None = None  # why the game ended (its Outcome's termination)
 
 
 def play_game(
@@ -110,6 +111,7 @@ def play_game(
         record=state.to_json() if record else None,
         vp=victory_points(state),
         thinking=(Thinking(moves[0], seconds[0], longest[0]), Thinking(moves[1], seconds[1], longest[1])),
+        termination=str(state.outcome().termination),
     )
 
 

@@ -5,7 +5,8 @@ that cover that package run against it, and a failing test "kills" it. A mutant 
 kills is a behaviour no test pins (or an equivalent change: the survivors are printed
 for a person to judge, and ``docs/mutation.md`` records the verdicts).
 
-Two kinds of mutants, per package (``PACKAGES``: the rule systems and the env layer):
+Two kinds of mutants, per package (``PACKAGES``: the rule systems and the env layer, from
+``evaluation/mutation_plan.json``, the plan: which modules, which tests pin them):
 
 * **sampled**: every mutation point of the package's modules (inside functions only, not
   data tables or docstrings) is enumerated from the AST with the operators below, and
@@ -32,6 +33,7 @@ from __future__ import annotations
 import argparse
 import ast
 import concurrent.futures as cf
+import json
 import os
 import random
 import shutil
@@ -45,108 +47,22 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# package -> (its modules, the tests that pin them)
-PACKAGES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "strike_force_one": (
-        ("fof_env/strike_force_one/state.py", "fof_env/strike_force_one/movement.py",
-         "fof_env/strike_force_one/position.py"),
-        ("tests/strike_force_one", "tests/core", "tests/agents/test_heuristic.py"),
-    ),
-    "force_on_force": (
-        ("fof_env/force_on_force/state.py", "fof_env/force_on_force/sequence.py",
-         "fof_env/force_on_force/reaction.py", "fof_env/force_on_force/fire.py",
-         "fof_env/force_on_force/casualties.py", "fof_env/force_on_force/movement.py",
-         "fof_env/force_on_force/fog.py", "fof_env/force_on_force/victory.py",
-         "fof_env/force_on_force/rules/ambush.py", "fof_env/force_on_force/rules/capture.py",
-         "fof_env/force_on_force/rules/downed_pilot.py", "fof_env/force_on_force/rules/airstrike_call.py",
-         "fof_env/force_on_force/rules/irregulars.py", "fof_env/force_on_force/rules/out_of_contact.py",
-         "fof_env/force_on_force/rules/wwii.py", "fof_env/force_on_force/rules/wwii_vehicles.py",
-         "fof_env/force_on_force/rules/wwii_fog.py", "fof_env/force_on_force/rules/wwii_air.py",
-         "fof_env/force_on_force/rules/wwii_reserves.py", "fof_env/force_on_force/rules/pinned_cover.py",
-         "fof_env/force_on_force/combat.py", "fof_env/force_on_force/position.py",
-         "fof_env/force_on_force/observation.py", "fof_env/force_on_force/scenario.py"),
-        ("tests/force_on_force", "tests/core", "tests/agents/test_lost_and_found_heuristic.py"),
-    ),
-    "fubar": (
-        ("fof_env/fubar/state.py", "fof_env/fubar/fire.py", "fof_env/fubar/movement.py",
-         "fof_env/fubar/close_combat.py", "fof_env/fubar/geometry.py", "fof_env/fubar/position.py",
-         "fof_env/fubar/scenario.py", "fof_env/fubar/tables.py"),
-        tuple(f"tests/fubar/test_{name}.py" for name in (
-            "dice_and_activation", "actions", "fire", "close_combat", "vehicles", "geometry", "lost_and_found",
-            "village_patrol", "positions_and_records", "position_details", "scenario_files", "view", "rulings",
-            "envs")) + ("tests/agents/test_fubar_heuristic.py",),
-    ),
-    "envs": (
-        ("fof_env/envs/gym_env.py", "fof_env/envs/aec_env.py", "fof_env/envs/_common.py",
-         "fof_env/envs/shaping.py", "fof_env/envs/infos.py"),
-        ("tests/envs",),
-    ),
-}  # fmt: skip
+PLAN_FILE = Path(__file__).resolve().parent / "mutation_plan.json"
 
-# (package, file, exact source text, its replacement, what the audit saw it do)
-CURATED: tuple[tuple[str, str, str, str, str], ...] = (
-    ("force_on_force", "fof_env/force_on_force/fire.py",
-     "        self.fires[s] += 1\n        self.hidden[s] = 0\n", "        self.fires[s] += 1\n",
-     "a hidden unit that fires (an Overwatch shot) stays hidden"),
-    ("force_on_force", "fof_env/core/downed_pilot.py",
-     "if not cover or dist[p][threat] <= away + EPS:",
-     "if not cover or dist[p][threat] < away - EPS:",
-     "the pilot of a team wiped out in cover stays put"),
-    ("force_on_force", "fof_env/force_on_force/fire.py",
-     "return 1 if self.full and self.supply[u] > 0 else 0", "return 0",
-     "Well Supplied units lose their extra die"),
-    ("force_on_force", "fof_env/force_on_force/fire.py",
-     "            p += self.rmoves[u]\n", "",
-     "no die lost for a reaction move"),
-    ("force_on_force", "fof_env/force_on_force/fire.py",
-     "and self.sc.table.los[self.pos[a]][self.pos[p[0]]]]", "]",
-     "the actor fires at a target that moved out of sight"),
-    ("force_on_force", "fof_env/force_on_force/movement.py",
-     "dist = table.distance_to_edge(here, self._edge(u)) if dest < 0 else table.dist[here][dest]",
-     "dist = 0.0 if dest < 0 else table.dist[here][dest]",
-     "exiting off the friendly edge is never a Rapid move"),
-    ("force_on_force", "fof_env/force_on_force/fire.py",
-     "if left < (1 if self.usable_support(a) else 2):", "if left < (1 if self.usable_support(a) else 1):",
-     "a split is offered that leaves split_dice with no legal action"),
-    ("force_on_force", "fof_env/force_on_force/rules/out_of_contact.py",
-     "if self.pos[t] >= 0 and not self.hidden[t]:", "if self.active(t) and not self.hidden[t]:",
-     "an Out of Contact move may end on a wiped-out enemy unit's point"),
-    ("force_on_force", "fof_env/force_on_force/rules/out_of_contact.py",
-     "((reach << 1) & not_west)", "(reach << 1)",
-     "the Out of Contact reach wraps from a row's east end to the next row's west end"),
-    ("force_on_force", "fof_env/force_on_force/fire.py",
-     "if not self.full or len(self.targets) >= combat.SPLIT_TARGETS", "if len(self.targets) >= combat.SPLIT_TARGETS",
-     "the quick rules offer split fire"),
-    ("envs", "fof_env/envs/shaping.py",
-     'UNIT_WEIGHT * (score["soviet_units"] - score["us_units"])',
-     'UNIT_WEIGHT * (score["us_units"] - score["soviet_units"])',
-     "the unit term of the Strike Force One potential has its sign flipped"),
-)  # fmt: skip
 
-# Mutants shown equivalent in writing (docs/mutation.md): (file, the original source line, stripped, the
-# change) -> why no behaviour changes. They are reported apart and left out of the score.
-EQUIVALENT: dict[tuple[str, str, str], str] = {
-    ("fof_env/force_on_force/sequence.py",
-     'sum(1 for _ in range(n) if self.roll(die, f"{self.SIDES[side]} initiative") >= combat.SUCCESS)', "1 -> 2"):
-        "both sides' initiative counts are doubled; only their comparison is used",
-    ("fof_env/force_on_force/casualties.py",
-     'roll = min(6, self.roll(6, f"casualty check of {self.UNIT_NAMES[u]}") + bonus)', "6 -> 7"):
-        "a 7 (6 plus the medic's +1) falls in the same 'return to duty' branch as a 6",
-    ("fof_env/strike_force_one/state.py", "self.selected = -1", "delete `self.selected = -1`"):
-        "only in _advance_phase, where no unit is ever selected any more (each move clears it)",
-    ("fof_env/envs/aec_env.py", "self._phi = [0.0, 0.0]", "delete `self._phi = [0.0, 0.0]`"):
-        "the constructor's value is overwritten by reset() before anything reads it",
-    ("fof_env/envs/aec_env.py", "return [self._potential(self.game_state, p) for p in (0, 1)]", "1 -> 2"):
-        "every potential treats any player but 0 as player 1",
-    ("fof_env/envs/gym_env.py", "self._done = True", "True -> False"):
-        "in the constructor: step() before reset() is refused on game_state None either way",
-    **{("fof_env/fubar/geometry.py", line, change): "a grid point is never exactly 1e-9 inch off a feature's edge: "
-       "a comparison against edge +/- 1e-9 gives the same answer strict or not"
-       for line in ("inside = (xs >= x0 - _EPS) & (xs <= x1 + _EPS) & (ys >= y0 - _EPS) & (ys <= y1 + _EPS)",
-                    "inside = ((sx >= x0 - _EPS) & (sx <= x1 + _EPS) & (sy >= y0 - _EPS) & (sy <= y1 + _EPS)).any(axis=1)",
-                    "edge_ok[mine] = depth[mine] <= COVER_EDGE_IN + _EPS")
-       for change in ("<= -> <", ">= -> >")},
-}  # fmt: skip
+def _read_plan(path: Path = PLAN_FILE) -> tuple[dict, tuple, dict]:
+    """The plan's (packages, curated mutants, equivalent mutants) as the module's tables (module docstring)."""
+    plan = json.loads(path.read_text(encoding="utf-8"))
+    packages = {name: (tuple(p["modules"]), tuple(p["tests"])) for name, p in plan["packages"].items()}
+    curated = tuple((c["package"], c["path"], c["text"], c["replacement"], c["why"]) for c in plan["curated"])
+    equivalent = {(e["path"], e["line"], e["change"]): e["why"] for e in plan["equivalent"]}
+    return packages, curated, equivalent
+
+
+# package -> (its modules, the tests that pin them); (package, file, exact source text, its replacement,
+# what the audit saw it do); (file, the original source line, stripped, the change) -> why no behaviour
+# changes (documented in docs/mutation.md: reported apart and left out of the score)
+PACKAGES, CURATED, EQUIVALENT = _read_plan()
 
 _SWAPS: dict[type, type] = {
     ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq, ast.NotEq: ast.Eq,

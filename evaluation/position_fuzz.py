@@ -1,7 +1,8 @@
 """Position fuzzing: random valid and near-valid positions, played on with every record round trip checked.
 
 ``python -m evaluation.position_fuzz`` (part of ``make fuzz``) builds ``--positions``
-random positions per game (both games by default) in each game's position format:
+random positions per game (every game whose ruleset draws them, by default; its ``random_position``
+hook, under the option sets of the game's ``position_fuzz``) in each game's position format:
 
 * **valid-looking** ones, drawn field by field from each field's own range (units on
   random points or hexes, figure counts, statuses, turn, phase or stage, the pilot,
@@ -28,7 +29,6 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,6 +38,7 @@ import fof_env
 from fof_env.core.dice import SeededDice
 from fof_env.core.errors import PositionError
 from fof_env.core.game import State
+from fof_env.core.registry import game_hook, game_spec, game_specs
 
 NASTY: tuple[Any, ...] = (True, False, "x", -1, 10**9, 1.5, None, [], {}, "n01", [[1]], {"a": 1})
 
@@ -58,132 +59,14 @@ class PositionFuzzReport:
         )
 
 
-# ----------------------------------------------------------------------------- generators
 def _pick(rng: np.random.Generator, items):
     return items[int(rng.integers(len(items)))]
 
 
-def strike_force_one_position(rng: np.random.Generator, game) -> dict[str, Any]:
-    """A random Strike Force One position (module docstring): units on distinct hexes, mostly clear ones."""
-    from fof_env.strike_force_one.data import SIDES, UNIT_LETTERS, UNIT_NAMES
-    from fof_env.strike_force_one.state import PHASES
-
-    sc = game.scenario
-    names = list(sc.grid.names)
-    clear = [h for h in names if not sc.woods[sc.grid.hex(h)]]
-    units: dict[str, dict[str, str]] = {}
-    taken: set[str] = set()
-    for side, side_name in enumerate(SIDES):
-        units[side_name] = {}
-        for letter in UNIT_LETTERS[side]:
-            if rng.random() < 0.85:
-                hexes = clear if rng.random() < 0.9 else names
-                h = _pick(rng, [x for x in hexes if x not in taken] or hexes)
-                taken.add(h)
-                units[side_name][letter] = h
-    phase = "game_over" if rng.random() < 0.05 else _pick(rng, PHASES)
-    return {
-        "turn": 4 if phase == "game_over" else int(rng.integers(1, 5)),
-        "phase": phase,
-        "units": units,
-        "done": [u for u in UNIT_NAMES if rng.random() < 0.15],
-        "attacked": [u for u in UNIT_NAMES if rng.random() < 0.15],
-        "seed": int(rng.integers(2**32)),
-    }
-
-
-def lost_and_found_position(rng: np.random.Generator, game) -> dict[str, Any]:
-    """A random Lost & Found position (module docstring), on the scenario map or a custom table."""
-    from fof_env.force_on_force.position import MOVED, STATUS_FLAGS
-    from fof_env.force_on_force.scenario import table_from_dict
-
-    custom = rng.random() < 0.2
-    table_spec = None
-    if custom:
-        features = []
-        for i in range(int(rng.integers(0, 5))):
-            x, y = (float(v) for v in rng.integers(0, 30, size=2))
-            features.append({"id": f"w{i}", "kind": "woods", "rect": [x, y, x + 6.0, y + 6.0]})
-        table_spec = {"table": {"width_in": 36, "height_in": 36, "spacing_in": 2}, "features": features}
-        try:
-            table = table_from_dict({**table_spec["table"], "features": features}, "fuzz")
-        except ValueError:  # overlapping woods: the position will be refused; draw on the scenario map
-            table = game.setup.table
-    else:
-        table = game.setup.table
-    points = list(table.names)
-    woods = [table.names[p] for p in range(table.n) if table.in_woods[p]]
-    profiles = game.setup.profiles
-    units: dict[str, dict[str, Any]] = {}
-    cls = game.state_class
-    for u, name in enumerate(cls.UNIT_NAMES):
-        if rng.random() > 0.6 or (not profiles[u].figures and u != game.setup.reinforcements):
-            continue
-        hider = cls.UNIT_SIDE[u] == game.setup.ambush_side
-        hide = hider and woods and rng.random() < 0.3
-        at = _pick(rng, woods) if hide else (None if rng.random() < 0.05 else _pick(rng, points))
-        most = max(profiles[u].figures, 1)
-        spec: dict[str, Any] = {
-            "at": at,
-            "figures": {
-                "ok": int(rng.integers(0, most + 1)),
-                "light": int(rng.integers(0, 2)),
-                "down": int(rng.integers(0, 2)),
-                "serious": int(rng.integers(0, 2)),
-                "kia": int(rng.integers(0, 2)),
-            },
-            "moved": _pick(rng, MOVED),
-            "fires": int(rng.integers(0, 3)),
-            "reaction_moves": int(rng.integers(0, 2)),
-            "status": [f for f in STATUS_FLAGS if f != "hidden" and rng.random() < 0.08]
-            + (["hidden"] if hide and at is not None else []),
-        }
-        if rng.random() < 0.2:
-            spec["support"] = [_pick(rng, ("light", "medium", "heavy")) for _ in range(int(rng.integers(0, 3)))]
-        if rng.random() < 0.1:
-            spec["tq"] = int(_pick(rng, (6, 8, 10, 12)))
-        units[name] = spec
-    rescuers = game.setup.pilot.side if game.setup.pilot is not None else 1
-    usmc_on = [cls.UNIT_NAMES[u] for u in cls.SIDE_UNITS[rescuers]
-               if cls.UNIT_NAMES[u] in units and units[cls.UNIT_NAMES[u]]["at"] is not None]  # fmt: skip
-    turn = int(rng.integers(1, 10))
-    roll = rng.random()
-    if roll < 0.3:
-        pilot: dict[str, Any] = {"at": _pick(rng, points)}
-    elif roll < 0.5:
-        pilot = {"exited_turn": int(rng.integers(1, turn + 1))}
-    elif roll < 0.7 and usmc_on:
-        pilot = {"with": _pick(rng, usmc_on), "contact": True}
-    else:
-        pilot = {}
-    stage = _pick(rng, ("activation",) * 7 + ("overwatch",) * 2 + ("game_over",))
-    pos: dict[str, Any] = {
-        "stage": stage,
-        "turn": turn,
-        "initiative": _pick(rng, cls.SIDES),
-        "portion": _pick(rng, ("initiative", "non_initiative")),
-        "units": units,
-        "pilot": pilot,
-        "amped_up": [s for s in cls.SIDES if rng.random() < 0.1],
-        "seed": int(rng.integers(2**32)),
-    }
-    if rng.random() < 0.1:
-        pos["must_fire_first"] = True
-    if usmc_on and rng.random() < 0.3:
-        pos["leader"] = _pick(rng, usmc_on)
-    if table_spec is not None:
-        pos["table"] = table_spec
-    return pos
-
-
-GENERATORS: dict[str, Callable[[np.random.Generator, Any], dict[str, Any]]] = {
-    "strike_force_one": strike_force_one_position,
-    "lost_and_found": lost_and_found_position,
-}
-OPTION_SETS: dict[str, list[dict[str, Any]]] = {
-    "strike_force_one": [{}, {"optional_rules": True}],
-    "lost_and_found": [{}, {"rules": "quick"}, {"taliban_teams": 3, "fog_of_war": False}],
-}
+def position_games() -> list[str]:
+    """The games whose ruleset draws random positions (its ``random_position`` hook) and that name the
+    option sets to draw them under (their spec's ``position_fuzz``)."""
+    return [spec.name for spec in game_specs() if spec.position_fuzz and game_hook(spec.name, "random_position")]
 
 
 def perturb(rng: np.random.Generator, data: Any) -> Any:
@@ -239,8 +122,11 @@ def fuzz_positions(game_name: str, positions: int, seed: int = 0, actions: int =
                    near: float = 0.3) -> PositionFuzzReport:
     """Check ``positions`` random positions of ``game_name`` (module docstring), over its option sets."""
     rng = np.random.default_rng(seed)
-    games = [fof_env.make_game(game_name, **o) for o in OPTION_SETS.get(game_name, [{}])]
-    generate = GENERATORS[game_name]
+    spec = game_spec(game_name)
+    games = [fof_env.make_game(game_name, **o) for o in (spec.position_fuzz if spec else ()) or ({},)]
+    generate = game_hook(game_name, "random_position")
+    if generate is None:
+        raise ValueError(f"game {game_name!r} draws no random positions; games that do: {', '.join(position_games())}")
     accepted = refused = decisions = 0
     start = time.perf_counter()
     for i in range(positions):
@@ -265,13 +151,13 @@ def fuzz_positions(game_name: str, positions: int, seed: int = 0, actions: int =
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", action="append", choices=sorted(GENERATORS), help="default: every game")
+    parser.add_argument("--game", action="append", choices=position_games(), help="default: every game")
     parser.add_argument("--positions", type=int, default=5000, help="positions per game (default 5000)")
     parser.add_argument("--actions", type=int, default=30, help="random actions played on from each")
     parser.add_argument("--near", type=float, default=0.3, help="share of near-valid positions")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    for name in args.game or sorted(GENERATORS):
+    for name in args.game or position_games():
         print(fuzz_positions(name, args.positions, args.seed, args.actions, args.near).line(), flush=True)
     return 0
 

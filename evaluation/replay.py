@@ -149,7 +149,7 @@ def replay(
         on_decision: called with (state, the recorded action's text) before each recorded
             action is applied (the state must not be changed).
     """
-    from fof_env.cli import describe_event
+    from fof_env.core.narration import describe_event
 
     data = load_record(source)
     state, seeded = _initial_state(data)

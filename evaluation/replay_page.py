@@ -1,6 +1,6 @@
 """A finished game as a page of its own: the browser board's replay viewer with the game inside.
 
->>> replay_page("records/strike_force_one/heuristic__vs__random/0000.json", "out/replays/game.html")  # doctest: +SKIP
+>>> replay_page("records/GAME/heuristic__vs__random/0000.json", "out/replays/game.html")  # doctest: +SKIP
 
 The page is the board's own page (``fof_env/app/static/index.html``) with the replay
 (:func:`fof_env.core.replay_frames.replay_frames`: each side's view and the umpire's, step by step,
@@ -59,7 +59,7 @@ def replay_page(record: str | Path | dict[str, Any], page: str | Path, viewer_di
     """Write the replay page of ``record`` (path, JSON text or dict) to ``page``; ``viewer_dir``: where
     :func:`write_viewer` put the board's files (default: ``viewer`` beside the page's folder)."""
     from evaluation.replay import load_record
-    from fof_env.cli import describe_event
+    from fof_env.core.narration import describe_event
     from fof_env.core.replay_frames import replay_frames
 
     page = Path(page)

@@ -1,6 +1,6 @@
 """Tournament reports: ``results.json``, ``results.csv``, ``report.md`` and a self-contained ``report.html``.
 
->>> paths = write_report(result, "reports/strike_force_one")   # doctest: +SKIP
+>>> paths = write_report(result, "reports/my-game")   # doctest: +SKIP
 >>> print(markdown_report(result))                              # doctest: +SKIP
 
 * ``results.json``: everything (:meth:`TournamentResult.to_dict`): game, options,
@@ -36,6 +36,7 @@ import html
 import io
 import json
 import os
+from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
@@ -138,6 +139,22 @@ def pairing_table(result: TournamentResult) -> Table:
     return header, rows
 
 
+def endings_table(result: TournamentResult) -> Table | None:
+    """One row per ordered pairing: how many of its games each termination ended (the games'
+    :class:`~fof_env.core.outcome.Outcome`); None when no game of the log says why it ended."""
+    kinds = sorted({o.termination for o in result.outcomes if o.termination is not None})
+    if not kinds:
+        return None
+    counts: dict[tuple[str, str], Counter] = {}
+    for o in result.outcomes:
+        counts.setdefault(o.agents, Counter())[o.termination or "unknown"] += 1
+    unknown = any(c["unknown"] for c in counts.values())
+    kinds += ["unknown"] if unknown else []
+    a, b = result.player_names
+    rows = [[*agents, *(str(counts[agents][k]) for k in kinds)] for agents, t in pairing_rows(result) if t is not None]
+    return [a, b, *kinds], rows
+
+
 def agent_side_table(result: TournamentResult) -> Table:
     """One row per agent and side, over every opponent it met there ("n/a" on a side it cannot play)."""
     names = result.player_names
@@ -211,6 +228,14 @@ def markdown_table(table: Table) -> list[str]:
     return lines
 
 
+def _endings_section(result: TournamentResult) -> list[str]:
+    """The Markdown section of :func:`endings_table` (nothing when the log does not say)."""
+    table = endings_table(result)
+    if table is None:
+        return []
+    return ["## How the games ended (games per termination)", "", *markdown_table(table), ""]
+
+
 def _title(result: TournamentResult) -> str:
     opts = ", ".join(f"{k}={v}" for k, v in result.options.items())
     return f"Tournament: {result.game}" + (f" ({opts})" if opts else "")
@@ -245,6 +270,7 @@ def markdown_report(result: TournamentResult) -> str:
         "",
         *markdown_table(pairing_table(result)),
         "",
+        *_endings_section(result),
         "## Each agent on each side (all its opponents there, itself included)",
         "",
         *markdown_table(agent_side_table(result)),
@@ -578,6 +604,7 @@ def html_report(
         f'<h2 id="tables">Every pairing (side 0 = {html.escape(a)}, side 1 = {html.escape(b)})</h2>',
         "<p>Win rates with Wilson 95% intervals; n/a: an agent cannot play that side.</p>",
         html_pairing_table(result, media),
+        *_html_endings(result),
         "<h2>Each agent on each side</h2>",
         html_table(agent_side_table(result)),
         f'<p class="note">{html.escape(_summary(result))}</p>',
@@ -588,6 +615,11 @@ def html_report(
         + "\n".join(body)
         + "\n</body>\n</html>\n"
     )
+
+
+def _html_endings(result: TournamentResult) -> list[str]:
+    table = endings_table(result)
+    return [] if table is None else ["<h2>How the games ended</h2>", html_table(table)]
 
 
 def write_report(

@@ -1,7 +1,7 @@
 """Which test pins which rule: every quotation of a seed in a ruleset's test docstrings, as a table.
 
-    python -m evaluation.rule_index force_on_force            # markdown on stdout
-    python -m evaluation.rule_index force_on_force --write    # docs/rules/force_on_force.md
+    python -m evaluation.rule_index RULESET            # markdown on stdout (RULESET: a ruleset's name)
+    python -m evaluation.rule_index RULESET --write    # docs/rules/RULESET.md
 
 A rule's test quotes its seed (``000_294bccfd88f0ebda.txt: "You can move, shoot, move then
 shoot."``, or by number, ``003: "..."``); this reads the test files (without importing them) and lists, per seed file,
@@ -78,7 +78,7 @@ def output_path(ruleset: str) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m evaluation.rule_index", description=__doc__.split("\n")[0])
-    parser.add_argument("ruleset", help="a folder under tests/, e.g. force_on_force, strike_force_one, fubar")
+    parser.add_argument("ruleset", help="a ruleset's name: its tests are the folder tests/RULESET")
     parser.add_argument("--write", action="store_true", help="write docs/rules/RULESET.md instead of printing")
     args = parser.parse_args(argv)
     if not (ROOT / "tests" / args.ruleset).is_dir():

@@ -1,6 +1,6 @@
 """Strength of a Force on Force game's bots, per side: ``python -m evaluation.scenario_strength``.
 
-``python -m evaluation.scenario_strength --game compound_raid --games 200 [--seed 0] [--agent heuristic]
+``python -m evaluation.scenario_strength --game GAME --games 200 [--seed 0] [--agent heuristic]
 [--opponent random] [--workers 2]`` plays ``--games`` games with ``--agent`` as each side against
 ``--opponent`` on the other (dice seeds ``seed .. seed + games - 1``; the agents are seeded from the
 game's seed), then random v random for reference, and prints per pairing: wins / draws / losses of
@@ -99,7 +99,7 @@ def describe(tally: Tally, side: int, sides: tuple[str, str]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m evaluation.scenario_strength", description=__doc__.split("\n")[0])
-    parser.add_argument("--game", default="compound_raid")
+    parser.add_argument("--game", required=True, help="a game whose states count victory points (fof list)")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--agent", default="heuristic")

@@ -14,10 +14,11 @@ ratio to it: "before and after" from one run.
 
 Sections (``--section``, default ``engines envs``):
 
-* ``engines``: decisions/s of every game (validated ``apply``, a fresh legal list per decision);
+* ``engines``: decisions/s of every option set the games' specs benchmark (validated ``apply``, a fresh
+  legal list per decision);
 * ``envs``: Gym learner steps/s per side (random opponent) and AEC turns/s;
 * ``search``: ``mcts:200`` (``--search-spec``) simulations/s and ms per decision on positions of a
-  heuristic game, for Strike Force One and Lost & Found (long);
+  heuristic game, for the featured games (:class:`fof_env.core.ruleset.GameSpec`) (long);
 * ``train``: ``fof train``'s default PPO set-up (16 envs, the heuristic opponent, one torch thread),
   learner steps/s of CPU over ``--train-steps`` (long);
 * ``loadtest``: ``fof loadtest`` against a local server (wall-clock latencies, not CPU; long).
@@ -43,6 +44,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from fof_env.core.registry import game_specs, make_game
+
 ROOT = Path(__file__).resolve().parent.parent
 WORKER = Path(__file__).resolve().parent / "bench_worker.py"
 RATIOS_FILE = Path(__file__).resolve().parent / "bench_ratios.json"
@@ -50,22 +53,25 @@ CHESS = "OpenSpiel chess"
 CONNECT_FOUR = "PettingZoo connect_four_v3"
 TOLERANCE = 0.15
 
+
+
+def _engines() -> tuple[tuple[str, str, dict[str, Any]], ...]:
+    """(label, game, options) of every option set a game's spec benchmarks (its ``bench`` variants)."""
+    return tuple((v.label, spec.name, dict(v.options)) for spec in game_specs() for v in spec.bench)
+
+
+def _featured() -> tuple[tuple[str, str], ...]:
+    """(label, game) of the featured games: the label of their first benchmarked option set."""
+    return tuple((spec.bench[0].label if spec.bench else spec.title, spec.name)
+                 for spec in game_specs() if spec.featured)  # fmt: skip
+
+
 # (label, game, options): the engines measured; labels are the keys of bench_ratios.json
-ENGINES = (
-    ("Strike Force One", "strike_force_one", {}),
-    ("Strike Force One, optional rules", "strike_force_one", {"optional_rules": True}),
-    ("Lost & Found", "lost_and_found", {}),
-    ("Lost & Found, quick rules", "lost_and_found", {"rules": "quick"}),
-    ("Compound Raid", "compound_raid", {}),
-    ("Hedgerow Hamlet", "wwii_hedgerow_hamlet", {}),
-    ("FUBAR Lost & Found", "fubar_lost_and_found", {}),
-    ("FUBAR Village Patrol", "fubar_village_patrol", {}),
-)
+ENGINES = _engines()
 ENV_GAMES = tuple(e for e in ENGINES if not e[2])  # the envs at each game's default options
 SPIEL_GAMES = (("OpenSpiel chess", "chess"), ("OpenSpiel backgammon", "backgammon"),
                ("OpenSpiel connect_four", "connect_four"))  # fmt: skip
-SEARCH_GAMES = (("Strike Force One", "strike_force_one"), ("Lost & Found", "lost_and_found"))
-TRAIN_GAMES = (("Strike Force One", "strike_force_one", "soviet"), ("Lost & Found", "lost_and_found", "taliban"))
+SEARCH_GAMES = _featured()  # and the training benchmark, each for its first side
 SECTIONS = ("engines", "envs", "search", "train", "loadtest")
 
 
@@ -141,9 +147,10 @@ def search_items(spec: str, decisions: int) -> list[Item]:
 
 
 def train_items(steps: int) -> list[Item]:
-    return [Item(f"fof train {label} ({side})", "steps/s",
-                 {"op": "train", "game": game, "side": side, "steps": steps})
-            for label, game, side in TRAIN_GAMES]  # fmt: skip
+    sides = {game: make_game(game).player_names[0] for _, game in SEARCH_GAMES}
+    return [Item(f"fof train {label} ({sides[game]})", "steps/s",
+                 {"op": "train", "game": game, "side": sides[game], "steps": steps})
+            for label, game in SEARCH_GAMES]  # fmt: skip
 
 
 def measure(items: list[Item], workers: dict[str, Worker], rounds: int, warmup: bool = True,

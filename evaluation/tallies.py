@@ -30,7 +30,8 @@ class GameOutcome:
     game has none); ``vp`` = (side 0 VP, side 1 VP) for games that count victory
     points; ``record`` = the record file, relative to the tournament's records dir;
     ``thinking`` = each side's decisions and its agent's time choosing them (None in a log
-    written before it was kept).
+    written before it was kept); ``termination`` = why the game ended, its
+    :class:`~fof_env.core.outcome.Outcome`'s (None in a log written before it was kept).
     """
 
     agents: tuple[str, str]
@@ -45,6 +46,7 @@ class GameOutcome:
     seconds: float
     record: str | None = None
     thinking: tuple[Thinking, Thinking] | None = None
+    termination: str | None = None
 
     def untimed(self) -> GameOutcome:
         """This outcome with its clock readings zeroed (``seconds``, the thinking times; the
@@ -71,6 +73,7 @@ class GameOutcome:
             "seconds": self.seconds,
             "record": self.record,
             "thinking": None if self.thinking is None else [vars(t) for t in self.thinking],
+            "termination": self.termination,
         }
 
     @classmethod
@@ -88,6 +91,7 @@ class GameOutcome:
             seconds=d["seconds"],
             record=d.get("record"),
             thinking=None if d.get("thinking") is None else _thinking_pair(d["thinking"]),
+            termination=d.get("termination"),
         )
 
 

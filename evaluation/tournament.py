@@ -1,8 +1,8 @@
 """Tournaments: every agent against every other on both sides, N games per ordered pairing, in parallel.
 
 >>> from evaluation.tournament import run_tournament
->>> result = run_tournament("strike_force_one", {}, ["random", "heuristic"], games=4, progress=False)
->>> [t.agents for t in result.tallies]
+>>> result = run_tournament(game_name, {}, ["random", "heuristic"], games=4, progress=False)  # doctest: +SKIP
+>>> [t.agents for t in result.tallies]  # doctest: +SKIP
 [('random', 'random'), ('random', 'heuristic'), ('heuristic', 'random'), ('heuristic', 'heuristic')]
 
 Pairings. The games are asymmetric, so a pairing is *ordered*: (A on side 0, B on
@@ -201,6 +201,7 @@ def _play_chunk(chunk: _Chunk) -> _Played:
             decisions=result.decisions,
             seconds=seconds,
             thinking=result.thinking,
+            termination=result.termination,
             record=record_path(chunk.game, chunk.names, index, chunk.record_names) if chunk.records else None,
         )
         out.append((outcome, result.record if chunk.records else None))

@@ -1,7 +1,9 @@
 """How often each WWII rule (seed 004) fires in games of a WWII scenario, counted from the games' own events.
 
-    python -m evaluation.wwii_usage --games 500                     # heuristic against heuristic
-    python -m evaluation.wwii_usage --games 200 --agents random heuristic
+    python -m evaluation.wwii_usage --game GAME --games 500                  # heuristic against heuristic
+    python -m evaluation.wwii_usage --game GAME --games 200 --agents random heuristic
+
+(``GAME``: a game whose scenario plays the WWII rule modules; ``fof list`` names the games.)
 
 Each rule is recognised by what the engine records when it applies it: a die rolled for that purpose
 (``DiceRolled.purpose``), a decision of that kind, or the engine's note. The table prints, per rule, the
@@ -94,7 +96,7 @@ def count(game_name: str, agents: tuple[str, str], games: int, seed: int = 0,
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", default="wwii_hedgerow_hamlet")
+    parser.add_argument("--game", required=True, help="a game whose scenario plays the WWII rule modules")
     parser.add_argument("--agents", nargs=2, default=["heuristic", "heuristic"], metavar=("SIDE0", "SIDE1"))
     parser.add_argument("--games", type=int, default=500)
     parser.add_argument("--seed", type=int, default=0)

@@ -3,14 +3,15 @@
 Public entry points::
 
     import fof_env
-    game = fof_env.make_game("strike_force_one", optional_rules=True)
+    name = fof_env.list_games()[0]
+    game = fof_env.make_game(name)            # options: make_game(name, **options)
     state = game.new_initial_state(seed=1)
     while not state.is_terminal:
         state.apply(state.legal_actions()[0])
 
-``fof_env.list_games()`` names every registered ruleset/scenario. Importing
-``fof_env`` also registers the Gymnasium ids ``fof_env/<Game>-v0`` (for example
-``fof_env/StrikeForceOne-v0``) when gymnasium is installed; see ``fof_env.envs``.
+``fof_env.list_games()`` names every game of every registered ruleset (each rules package declares
+its :class:`~fof_env.core.ruleset.Ruleset`). Importing ``fof_env`` also registers the Gymnasium ids
+``fof_env/<Game>-v0`` when gymnasium is installed; see ``fof_env.envs``.
 """
 
 from fof_env.core.dice import ScriptedDice, SeededDice

@@ -1,4 +1,4 @@
-"""``fof train`` (added to the ``fof`` parser by :mod:`fof_env.cli`).
+"""``fof train`` (added to the ``fof`` parser by :mod:`fof_env.app.cli`).
 
 Every refusal is one line on stderr (``fof train: ...``) and exit status 2, before
 anything is written: bad numbers (``--steps -1``, ``--final-eval-games 0``,
@@ -13,24 +13,14 @@ import sys
 from typing import TextIO
 
 from agents.policy_io import WriteError
+from fof_env.core.registry import examples
 from training.train import RUN_ON, VEC_ENVS, TrainConfig
 
 _DEFAULTS = TrainConfig(game="", side="", out="")
 
 EPILOG = """\
 Examples:
-  fof train --game strike_force_one --side soviet --steps 300000 --out runs/sfo-soviet
-  fof train --game lost_and_found --side taliban --imitate heuristic --opponent heuristic random \\
-      --opponent-weights 0.8 0.2 --out runs/laf-taliban
-  fof train --game strike_force_one --side both --opponent self heuristic --out runs/sfo-selfplay
-  fof train --game fubar_village_patrol --side both --opponent league heuristic random \\
-      --opponent-weights 0.6 0.3 0.1 --keep-checkpoints 20 --checkpoint-every 25000 --out runs/fvp-league
-  fof train --resume runs/sfo-soviet        # continue after an interruption
-  fof train --game lost_and_found --side usmc --imitate heuristic --imitation-coef 1.0 \\
-      --steps 2000000 --stop-at 300000 --out runs/laf-usmc   # pause at 300k; the anchor decays to 2M
-  fof train --resume runs/laf-usmc --best   # finish from its best evaluated checkpoint
-  fof train --game lost_and_found --side usmc --init ppo --opponent random heuristic \\
-      --learning-rate 1e-4 --out runs/laf-usmc-tuned   # fine-tune the shipped model
+{examples}
 
 The run folder holds config.json, progress.json, checkpoints/, tb/ (TensorBoard),
 and at the end model.safetensors with its card model.json
@@ -45,7 +35,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         "train", help="train a MaskablePPO agent for one side (or both) of a game",
         description="Train a MaskablePPO policy (sb3-contrib) against an opponent pool, with masked "
         "evaluation, checkpoints, TensorBoard logs and a model card.",
-        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=EPILOG.format(examples="\n".join(f"  {line}" for line in examples("train"))),
     )
     p.add_argument("--game", help="the game (fof list)")
     p.add_argument("--side", help="the side to learn, or 'both' (one policy for both sides)")

@@ -1,7 +1,7 @@
 """Training throughput: learner steps/s of ``fof train``'s PPO loop under several vectorisations, in one run.
 
-    python -m training.throughput                                  # both default games, every setting
-    python -m training.throughput --game lost_and_found --steps 16384
+    python -m training.throughput                                  # the featured games, every setting
+    python -m training.throughput --game GAME --steps 16384
 
 Each setting builds the model ``fof train`` builds (its default hyperparameters and opponent, the
 heuristic) and times ``learn`` over ``--steps`` learner steps: rollouts, masking, the opponent's moves and
@@ -29,8 +29,6 @@ import tempfile
 import time
 from pathlib import Path
 
-DEFAULT_GAMES = ("strike_force_one", "lost_and_found")
-SIDES = {"strike_force_one": "soviet", "lost_and_found": "taliban"}
 REFERENCE = "subproc:2:n_steps=1024"
 DEFAULT_SETTINGS = (REFERENCE, "dummy:1:n_steps=2048", "dummy:4:n_steps=512", "dummy:8:n_steps=256",
                     "dummy:16:n_steps=128", "subproc:16:n_steps=128", "dummy:16:n_steps=128:threads=0")
@@ -85,7 +83,8 @@ def steps_per_second(game: str, side: str, setting: str, steps: int, seed: int =
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", nargs="+", default=list(DEFAULT_GAMES), help="games (default: both shipped ones)")
+    parser.add_argument("--game", nargs="+", default=None,
+                        help="games (default: the featured games, GameSpec.featured), each for its first side")
     parser.add_argument("--setting", nargs="+", default=list(DEFAULT_SETTINGS), metavar="VEC:ENVS",
                         help=f"settings to time; {REFERENCE} (the reference) is always added")
     parser.add_argument("--steps", type=int, default=8192,
@@ -102,14 +101,20 @@ def main(argv: list[str] | None = None) -> int:
     print(f"# fof train throughput: learner steps/s, {args.steps} steps per setting, heuristic opponent; "
           f"torch default threads here: {torch.get_num_threads()}")
     print("\n| game | setting | steps/s | x reference |\n|---|---|---:|---:|")
-    for game in args.game:
-        side = SIDES.get(game) or _first_side(game)
+    for game in args.game or featured_games():
+        side = _first_side(game)
         rates = {}
         for setting in settings:
             rates[setting] = steps_per_second(game, side, setting, args.steps)
             print(f"| {game} ({side}) | {setting} | {rates[setting]:,.0f} | {rates[setting] / rates[REFERENCE]:.2f} |",
                   flush=True)
     return 0
+
+
+def featured_games() -> list[str]:
+    from fof_env.core.registry import game_specs
+
+    return [spec.name for spec in game_specs() if spec.featured]
 
 
 def _first_side(game: str) -> str:

@@ -2,9 +2,9 @@
 
 A client never names a file. A game's ``scenario`` option is the id of a shipped scenario or of one
 in the operator's scenario folders (``fof serve --scenarios DIR`` / ``fof engine --scenarios DIR``:
-every ``ID.json`` there, FUBAR or Force on Force by its ``ruleset``); a ``ppo`` bot's model is the
+every ``ID.json`` there, read by the ruleset its ``ruleset`` field names); a ``ppo`` bot's model is the
 shipped model of its game and side (``ppo``) or a model id (``ppo:ID``): a shipped model's name
-(``lost_and_found-taliban``) or a model in the operator's model folders (``--models DIR``: every
+(``<game>-<side>``) or a model in the operator's model folders (``--models DIR``: every
 ``ID.safetensors`` with its card). Anything else is refused without touching the file system, in
 the same words whether or not a file of that name exists.
 """
@@ -18,8 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from fof_env.core import jsondata
+from fof_env.core.registry import rulesets
+from fof_env.core.ruleset import resolve
 
-SCENARIO_GAMES = ("fubar", "force_on_force")  # the games whose 'scenario' option names a scenario file
+
+def scenario_games() -> list[str]:
+    """The games whose 'scenario' option names a scenario file (each ruleset's scenario engine)."""
+    return [r.scenario_files.game for r in rulesets() if r.scenario_files is not None]
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 
 
@@ -31,10 +36,11 @@ class Catalog:
     """The scenarios (per game) and models this server offers; see the module docstring."""
 
     def __init__(self, scenario_dirs: Iterable[str | Path] = (), model_dirs: Iterable[str | Path] = ()):
-        from fof_env.force_on_force import scenario as fof_scenario
-        from fof_env.fubar import scenario as fubar_scenario
-
-        self._rulesets = {"fubar": fubar_scenario, "force_on_force": fof_scenario}
+        # ruleset name -> (its scenario engine game, its scenario catalogue module)
+        self._rulesets = {r.name: (r.scenario_files.game, resolve(r.scenario_files.catalog))
+                          for r in rulesets() if r.scenario_files is not None}  # fmt: skip
+        unmarked = [r.name for r in rulesets() if r.scenario_files is not None and r.scenario_files.claims_unmarked]
+        self._unmarked = unmarked[0] if unmarked else None
         for folder in scenario_dirs:
             for path in sorted(Path(folder).glob("*.json")):
                 self._add_scenario(path)
@@ -59,21 +65,22 @@ class Catalog:
             if path.stat().st_size > (1 << 20):
                 raise ValueError("larger than 1 MiB")
             data = jsondata.loads(path.read_bytes())
-            ruleset = data.get("ruleset") if isinstance(data, dict) else None
-            module = self._rulesets.get(ruleset if ruleset == "fubar" else "force_on_force")
-            module.register_scenario(scenario_id, path.resolve())
+            ruleset = data.get("ruleset", self._unmarked) if isinstance(data, dict) else None
+            if ruleset not in self._rulesets:
+                raise ValueError(f"its ruleset {ruleset!r} is none of {', '.join(sorted(self._rulesets))}")
+            self._rulesets[ruleset][1].register_scenario(scenario_id, path.resolve())
         except (OSError, ValueError) as exc:
             _warn(f"{where}: {exc}; left out")
 
     # ---- scenarios --------------------------------------------------------------------------
     def scenario_ids(self, game_name: str) -> list[str]:
         """The scenario ids game ``game_name`` takes (empty for a game with a fixed scenario)."""
-        module = self._rulesets.get(game_name)
+        module = next((m for game, m in self._rulesets.values() if game == game_name), None)
         return module.scenario_ids() if module is not None else []
 
     def check_options(self, game_name: Any, options: dict[str, Any]) -> None:
         """CatalogError when ``options`` name a scenario this server does not list."""
-        if game_name not in SCENARIO_GAMES or "scenario" not in options:
+        if game_name not in scenario_games() or "scenario" not in options:
             return
         value = options["scenario"]
         ids = self.scenario_ids(game_name)

@@ -1,11 +1,11 @@
-"""The ``fof engine`` and ``fof serve`` subcommands (registered by ``fof_env.cli``)."""
+"""The ``fof engine`` and ``fof serve`` subcommands (registered by :mod:`fof_env.app.cli`)."""
 
 from __future__ import annotations
 
 import argparse
 import contextlib
 import functools
-from typing import Any, NoReturn, TextIO
+from typing import NoReturn, TextIO
 
 from fof_env.app import limits
 
@@ -94,26 +94,6 @@ def _common(parser) -> None:
                         help="a folder of scenario files (ID.json) clients may name by id; repeatable")  # fmt: skip
     parser.add_argument("--models", action="append", default=[], metavar="DIR",
                         help="a folder of models (ID.safetensors and its card) clients may name as ppo:ID; repeatable")  # fmt: skip
-
-
-def engine_options(args, *, connections: int | None = None) -> dict[str, Any]:
-    """The :class:`~fof_env.app.protocol.Engine` keywords of ``fof engine`` / ``fof serve`` flags
-    (``connections=1``: stdio, where the one client may hold every game and save)."""
-    per_game = args.max_games if connections == 1 else args.max_games_per_connection
-    per_save = args.max_saves if connections == 1 else args.max_saves_per_connection
-    return {
-        "bot_timeout": args.bot_timeout,
-        "save_dir": args.save_dir,
-        "max_line": args.max_message,
-        "max_games": args.max_games,
-        "max_games_per_owner": per_game,
-        "max_saves": args.max_saves,
-        "max_saves_per_owner": per_save,
-        "game_idle_s": args.game_idle,
-        "save_idle_s": args.save_idle,
-        "scenario_dirs": args.scenarios,
-        "model_dirs": args.models,
-    }
 
 
 def check_numbers(args) -> str | None:

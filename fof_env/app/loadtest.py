@@ -1,8 +1,8 @@
 """``fof loadtest``: N concurrent games against a ``fof serve`` on localhost; p50/p99 latencies.
 
 Starts ``fof serve`` on a free 127.0.0.1 port in a child process (or uses ``--url``), then
-runs ``--games`` WebSocket clients at once. Each plays one side of its own game (alternating
-Strike Force One and Lost & Found) with seeded random legal actions against the server's bot
+runs ``--games`` WebSocket clients at once. Each plays one side of its own game (in turn each
+featured game, :attr:`fof_env.core.ruleset.GameSpec.featured`) with seeded random legal actions against the server's bot
 (``--bot``), with ``autoplay`` off so that every front-end decision (``play``) and every bot
 decision (``bot``) is its own request, timed from send to reply. Clients start a new game
 when one ends. Bounded: it stops after ``--duration`` seconds or ``--max-requests`` requests,
@@ -27,7 +27,12 @@ import sys
 import time
 from typing import Any
 
-GAMES = ("strike_force_one", "lost_and_found")
+
+def featured_games() -> list[tuple[str, tuple[str, str]]]:
+    """(name, sides) of the featured games, the games the clients play in turn."""
+    from fof_env.core.registry import game_specs, make_game
+
+    return [(spec.name, tuple(make_game(spec.name).player_names)) for spec in game_specs() if spec.featured]
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -38,7 +43,8 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, int(round(q * len(ordered) + 0.5)) - 1))]
 
 
-async def _client(url: str, index: int, bot: str, deadline: float, budget: list[int], times: dict[str, list[float]], errors: list[str]) -> int:
+async def _client(url: str, index: int, bot: str, deadline: float, budget: list[int], times: dict[str, list[float]],
+                  errors: list[str], games: list[tuple[str, tuple[str, str]]]) -> int:
     import websockets
 
     rng = random.Random(index)
@@ -56,8 +62,7 @@ async def _client(url: str, index: int, bot: str, deadline: float, budget: list[
             return reply
 
         while time.monotonic() < deadline and budget[0] > 0:
-            name = GAMES[index % len(GAMES)]
-            sides = ("soviet", "us") if name == "strike_force_one" else ("taliban", "usmc")
+            name, sides = games[index % len(games)]
             mine = sides[(index // 2) % 2]
             other = sides[1 - sides.index(mine)]
             reply = await ask({"cmd": "new", "game": name, "seed": index * 1000 + finished, "bots": {other: bot}, "autoplay": False, "side": mine})
@@ -85,7 +90,9 @@ async def _run(url: str, games: int, bot: str, duration: float, max_requests: in
     budget = [max_requests]
     deadline = time.monotonic() + duration
     t0 = time.perf_counter()
-    finished = await asyncio.gather(*(_client(url, i, bot, deadline, budget, times, errors) for i in range(games)))
+    played = featured_games()
+    finished = await asyncio.gather(*(_client(url, i, bot, deadline, budget, times, errors, played)
+                                      for i in range(games)))  # fmt: skip
     wall = time.perf_counter() - t0
     report: dict[str, Any] = {"games_at_once": games, "bot_spec": bot, "seconds": round(wall, 2), "games_finished": sum(finished), "errors": len(errors)}
     for cmd in ("play", "bot", "new"):
@@ -106,7 +113,7 @@ async def _run(url: str, games: int, bot: str, duration: float, max_requests: in
 def start_local_server(command: list[str] | None = None) -> tuple[subprocess.Popen, str]:
     """``fof serve --port 0`` on 127.0.0.1 in a child process (``command``: another build's
     ``fof serve``, to compare); (process, ws url)."""
-    base = command or [sys.executable, "-m", "fof_env.cli", "serve"]
+    base = command or [sys.executable, "-m", "fof_env.app.cli", "serve"]
     proc = subprocess.Popen(
         [*base, "--port", "0", "--max-games", "1000"],
         stdout=subprocess.PIPE,
@@ -137,7 +144,8 @@ async def _memory(url: str, pid: int, abandon: int, saves: int) -> dict[str, Any
     import websockets
 
     report: dict[str, Any] = {"rss_start_mb": rss_mb(pid)}
-    new = {"cmd": "new", "game": "lost_and_found", "bots": {"taliban": "heuristic"}}
+    name, sides = featured_games()[0]
+    new = {"cmd": "new", "game": name, "bots": {sides[0]: "heuristic"}}
     for i in range(abandon):  # each on its own connection, dropped without closing its game
         ws = await websockets.connect(url, max_size=None)
         await ws.send(json.dumps({**new, "seed": i}))

@@ -22,20 +22,15 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from fof_env.app.session import GameSession, SessionError, replay_log
-from fof_env.cli import (
-    _GENERIC_HUMAN_HELP,
-    GAME_HELP,
-    _fmt,
-    _game_options,
-    _wrap_legal,
-    default_kind,
-    describe_event,
-)
+from fof_env.app.terminal import all_sides, default_kind, game_options, wrap_legal
 from fof_env.core.dice import check_seed
 from fof_env.core.errors import OptionError, PositionError
 from fof_env.core.files import check_writable_file, write_text_atomic
 from fof_env.core.game import State, record_data
-from fof_env.core.registry import make_game
+from fof_env.core.narration import describe_event
+from fof_env.core.narration import fmt as _fmt
+from fof_env.core.registry import make_game, ruleset_of
+from fof_env.core.ruleset import GENERIC_HELP
 
 PROMPT_COMMANDS = """Other commands: 'map' shows the board as you may see it, 'legal' lists the legal actions,
 'undo' takes back your last decision (and the bots' answers), 'save [PATH]' writes the game record
@@ -65,8 +60,10 @@ class Prompt:
         self.side = session.names[player]
         self.out = out
         self._input = input_fn
-        self.help_text, self.decision_help = GAME_HELP.get(session.game.name, (_GENERIC_HUMAN_HELP, {}))
-        if "{units}" in self.help_text:  # a Force on Force scenario's own unit ids as examples
+        ruleset = ruleset_of(session.game)
+        game_help = GENERIC_HELP if ruleset is None else ruleset.game_help(session.game.name)
+        self.help_text, self.decision_help = game_help.text, game_help.decisions
+        if "{units}" in self.help_text:  # the scenario's own unit ids as examples
             self.help_text = self.help_text.format(units=" or ".join(repr(u) for u in _unit_examples(session)))
         self.record_path: str | None = None
 
@@ -88,7 +85,7 @@ class Prompt:
             self._print(f"  ({self.decision_help[d['kind']]})")
         if ctx:
             self._print("  context: " + ", ".join(f"{k}={_fmt(v)}" for k, v in ctx.items()))
-        self._print(_wrap_legal("  legal: ", [entry["action"] for entry in view["legal"]]))
+        self._print(wrap_legal("  legal: ", [entry["action"] for entry in view["legal"]]))
         if len(view["legal"]) <= 12 or any("preview" in e for e in view["legal"]):
             self._print(self.numbered(view))
         else:
@@ -125,13 +122,13 @@ class Prompt:
                 kind = view["decision"]["kind"]
                 if kind in self.decision_help:
                     self._print(f"Now: {kind}: {self.decision_help[kind]}.")
-                self._print(_wrap_legal("Legal: ", [e["action"] for e in legal]))
+                self._print(wrap_legal("Legal: ", [e["action"] for e in legal]))
                 continue
             if low in ("map", "board", "show"):
                 self._print(s.view(self.player)["text"])
                 continue
             if low in ("legal", "list", "moves"):
-                self._print(_wrap_legal("Legal: ", [e["action"] for e in legal]))
+                self._print(wrap_legal("Legal: ", [e["action"] for e in legal]))
                 self._print(self.numbered({"legal": legal}))
                 continue
             if low == "undo":
@@ -162,7 +159,7 @@ class Prompt:
             except SessionError as exc:
                 self._print(f"Illegal: {text!r} is not a legal action for decision {view['decision']['kind']!r} now.")
                 self._print(f"  Why: {exc}")
-            self._print(_wrap_legal("Legal: ", [e["action"] for e in legal]) + "   (type 'help' for help)")
+            self._print(wrap_legal("Legal: ", [e["action"] for e in legal]) + "   (type 'help' for help)")
 
     def _names_action(self, text: str) -> bool:
         try:
@@ -249,15 +246,13 @@ def run_play(args, out: TextIO) -> int:
             print("fof play: name a game (fof list shows them) or --resume RECORD", file=sys.stderr)
             return 2
         try:
-            game = make_game(args.game, **_game_options(args))
+            game = make_game(args.game, **game_options(args))
         except OptionError as exc:
             print(f"fof play: {exc}", file=sys.stderr)
             return 2
         state = None
     names = game.player_names
-    from fof_env.cli import _all_sides
-
-    wrong = [side for side in _all_sides() if side not in names and getattr(args, side, None) is not None]
+    wrong = [side for side in all_sides() if side not in names and getattr(args, side, None) is not None]
     if wrong:
         flags = ", ".join(f"--{side}" for side in wrong)
         print(f"fof play: {flags}: not a side of {game.name}; its sides are " + ", ".join(f"--{s}" for s in names), file=sys.stderr)

@@ -57,7 +57,7 @@ from pathlib import Path
 from typing import Any
 
 from fof_env.app import limits
-from fof_env.app.catalog import SCENARIO_GAMES, Catalog, CatalogError
+from fof_env.app.catalog import Catalog, CatalogError, scenario_games
 from fof_env.app.entropy import agent_seed, mixed_seed, server_entropy
 from fof_env.app.links import SEAT, WATCH, Links
 from fof_env.app.saves import Line, SaveError, SaveStore
@@ -332,11 +332,12 @@ class Engine:
 
     def _with_scenarios(self, info: dict[str, Any]) -> dict[str, Any]:
         """A game's ``hello`` entry with its ``scenario`` option's choices: this server's scenario ids."""
-        if info["name"] not in SCENARIO_GAMES:
+        if info["name"] not in scenario_games():
             return info
         ids = self.catalog.scenario_ids(info["name"])
         options = [o for o in info["options"] if o["name"] != "scenario"]
-        scenario = {"name": "scenario", "type": "str", "default": "lost_and_found", "choices": ids,
+        default = next((o["default"] for o in info["options"] if o["name"] == "scenario"), None)
+        scenario = {"name": "scenario", "type": "str", "default": default, "choices": ids,
                     "doc": "a scenario id of this server (shipped, or from its operator's scenario folders)"}  # fmt: skip
         return {**info, "options": [scenario, *options]}
 
@@ -998,7 +999,7 @@ def _games_info() -> list[dict[str, Any]]:
 
 
 def _describer() -> Callable[[Any], str | None]:
-    from fof_env.cli import describe_event
+    from fof_env.core.narration import describe_event
 
     return describe_event
 

@@ -248,7 +248,7 @@ def run_server(args, out: TextIO, replays: dict[str, str] | None = None) -> int:
     :func:`create_app`; ``fof replay --serve`` prints the board's address of each)."""
     import uvicorn
 
-    from fof_env.app.commands import engine_options
+    from fof_env.app.engine_flags import engine_options
 
     if args.host not in _LOCAL:
         print(

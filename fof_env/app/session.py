@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fof_env.core.dice import ScriptedDice, SeededDice
+from fof_env.core.outcome import Outcome, Termination
 from fof_env.core.view import EventLog, view_for
 
 AgentFactory = Any  # (spec, game, player, seed) -> Agent
@@ -155,6 +156,13 @@ class GameSession:
         if result is not None:
             result = {**result, "reason": "game over"}
         return result
+
+    def outcome(self) -> dict[str, Any] | None:
+        """How the game ended (:class:`~fof_env.core.outcome.Outcome` as data): a resignation, or the
+        state's own outcome; None while it runs."""
+        if self.resigned is not None:
+            return Outcome.forfeit(self.resigned, Termination.RESIGNATION).to_dict(self.names)
+        return self.state.outcome_dict()
 
     def side_index(self, side: Any) -> int:
         """0/1 for a side name or index; SessionError listing the sides otherwise."""
@@ -439,7 +447,8 @@ class GameSession:
         out["practice"] = self.practice
         out["takebacks"] = self.takebacks
         if self.resigned is not None:
-            out.update(terminal=True, result=self.result(), decision=None, your_turn=False, legal=[])
+            out.update(terminal=True, result=self.result(), outcome=self.outcome(), decision=None, your_turn=False,
+                       legal=[])  # fmt: skip
         elif out["result"] is not None:
             out["result"] = self.result()
         return out

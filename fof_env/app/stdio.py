@@ -76,7 +76,7 @@ def serve_lines(engine: Engine, inp: BinaryIO, out: TextIO, grace: float = END_O
 
 def run_engine(args, out: TextIO) -> int:
     """The ``fof engine`` command."""
-    from fof_env.app.commands import engine_options
+    from fof_env.app.engine_flags import engine_options
 
     engine = Engine(name="fof engine (stdio)", **engine_options(args, connections=1))
     try:

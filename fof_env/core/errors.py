@@ -74,4 +74,4 @@ class UnknownOptionError(OptionError, TypeError):
 class ScenarioError(OptionError):
     """A scenario file (or dict) that cannot be played: one line naming the file, the field path
     and what is allowed. An :class:`OptionError`, as the scenario is the ``scenario`` option of
-    ``make_game("force_on_force", ...)``: every front end that reports bad options reports it."""
+    a scenario engine's ``make_game(name, scenario=...)``: every front end that reports bad options reports it."""

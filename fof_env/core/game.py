@@ -20,6 +20,7 @@ from fof_env.core.dice import Dice, ScriptedDice, SeededDice, check_seed, dice_f
 from fof_env.core.errors import IllegalActionError, OptionError, PositionError
 from fof_env.core.events import DiceRolled, EventLog
 from fof_env.core.options import OptionSpec
+from fof_env.core.outcome import Outcome, Termination
 
 RECORD_FORMAT = "fof-record/2"
 READABLE_RECORD_FORMATS = ("fof-record/1", RECORD_FORMAT)  # /1 records carry no ``final`` block
@@ -294,9 +295,29 @@ class State:
         text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=_plain)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
+    def termination(self) -> str:
+        """Why the finished game ended: its ruleset's ``termination`` hook, else
+        :attr:`~fof_env.core.outcome.Termination.GAME_OVER`."""
+        from fof_env.core.registry import game_hook
+
+        reason = game_hook(self.game, "termination")
+        return Termination.GAME_OVER if reason is None else reason(self)
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended (None while it runs): :class:`~fof_env.core.outcome.Outcome`."""
+        if not self.is_terminal:
+            return None
+        r = self.returns()
+        return Outcome(self.termination(), self.winner, (float(r[0]), float(r[1])))
+
+    def outcome_dict(self) -> dict[str, Any] | None:
+        """:meth:`outcome` as JSON data (side names for the winner), None while the game runs."""
+        outcome = self.outcome()
+        return None if outcome is None else outcome.to_dict(self.game.player_names)
+
     def result(self) -> dict[str, Any] | None:
-        """The outcome of a finished game as plain data (None while it runs): ``winner`` (side
-        name or None for a draw), ``returns`` and ``score``."""
+        """The result of a finished game as plain data (None while it runs): ``winner`` (side
+        name or None for a draw), ``returns`` and ``score`` (why it ended: :meth:`outcome`)."""
         if not self.is_terminal:
             return None
         winner = self.winner
@@ -310,7 +331,8 @@ class State:
     # ---- records -----------------------------------------------------------
     def to_json(self) -> str:
         """A replayable record: start position, actions, the dice rolled, dice state, and the
-        ``final`` block that proves it (decisions, the final state's :meth:`digest`, the result)."""
+        ``final`` block that proves it (decisions, the final state's :meth:`digest`, the result and
+        the :meth:`outcome`)."""
         record = {
             "format": RECORD_FORMAT,
             "game": self.game.name,
@@ -319,7 +341,8 @@ class State:
             "actions": self._history_strings(),
             "rolls": list(self._rolls),
             "dice": self.dice.to_json(),
-            "final": {"decisions": len(self.history), "digest": self.digest(), "result": self.result()},
+            "final": {"decisions": len(self.history), "digest": self.digest(), "result": self.result(),
+                      "outcome": self.outcome_dict()},
         }
         return json.dumps(record)
 
@@ -451,4 +474,6 @@ def final_problems(state: State, final: dict[str, Any] | None) -> list[str]:
     result = json.loads(json.dumps(state.result()))  # as a record holds it (tuples become lists)
     if final.get("result") != result:
         problems.append(f"the result is {result}, the record says {final.get('result')}")
+    if "outcome" in final and final["outcome"] != state.outcome_dict():  # records before outcomes lack it
+        problems.append(f"the outcome is {state.outcome_dict()}, the record says {final['outcome']}")
     return problems

@@ -51,7 +51,7 @@ class ReplayTooLong(ValueError):
 def replay_frames(record: str | bytes | dict[str, Any], describe: Callable[[Any], str | None] | None = None,
                   *, limit: int = MAX_REPLAY_DECISIONS) -> dict[str, Any]:
     """The replay of ``record`` (see the module docstring); ``describe`` gives events their text
-    (``fof_env.cli.describe_event``). Raises :class:`~fof_env.core.errors.PositionError` for a record
+    (:func:`fof_env.core.narration.describe_event`). Raises :class:`~fof_env.core.errors.PositionError` for a record
     that does not replay and :class:`ReplayTooLong` past ``limit`` decisions."""
     from fof_env.core.game import State, record_data
 

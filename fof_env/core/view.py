@@ -5,9 +5,8 @@
 none of them reads a state directly. A view never holds what ``player`` may not know: the
 other side's hidden units, the other side's decision details, future dice.
 
-A ruleset supplies its own :class:`RulesetView` subclass, registered by game name
-(:func:`register_view`, lazily as ``"module:Class"`` like the game registry); a game
-without one gets this module's generic view: the decision, the legal actions with labels,
+A ruleset supplies its own :class:`RulesetView` subclass (its :class:`~fof_env.core.ruleset.Ruleset`'s
+``view``; :func:`register_view` sets one for a single game); a game without one gets this module's generic view: the decision, the legal actions with labels,
 the score and the text picture of that player's view (``state.view_text(player)`` where the
 state has it, else ``str(state)``, so a ruleset with hidden information must supply one of
 the two). The tabletop rulesets share :func:`table_board` (units on the points of a
@@ -16,7 +15,8 @@ any of them.
 
 A view (``VIEW_FORMAT``) is a dict with: ``format``, ``game``, ``options``, ``sides``,
 ``side``/``player`` (whose view), ``turn``, ``decisions`` (decisions played so far),
-``terminal``, ``result`` (None while running), ``score``, ``decision`` (None at the end:
+``terminal``, ``result`` (None while running), ``outcome`` (None while running: ``termination``,
+``winner``, ``returns``, :class:`~fof_env.core.outcome.Outcome`), ``score``, ``decision`` (None at the end:
 ``kind``, ``side``, ``player``, ``reaction`` and, for the owner only, ``context``),
 ``your_turn``, ``legal`` (the owner's legal actions, canonical strings with labels and
 what they point at: ``hex``, ``unit``, ``point``/``x``/``y``, ``preview``; empty for the
@@ -36,24 +36,18 @@ from it; a session's view counts ``decisions`` the same way.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+from fof_env.core.ruleset import resolve
 
 VIEW_FORMAT = "fof-view/1"
 UMPIRE = "umpire"  # the viewer of a replay who sees both sides (finished games only)
 SPECTATOR = "spectator"  # a watcher of a game in progress: what both sides may see, no more
 
-# game name -> "module:Class" (a RulesetView subclass), imported lazily.
-_VIEWS: dict[str, str | type[RulesetView]] = {
-    "strike_force_one": "fof_env.strike_force_one.view:StrikeForceOneView",
-    "lost_and_found": "fof_env.force_on_force.view:ForceOnForceView",
-    "compound_raid": "fof_env.force_on_force.view:ForceOnForceView",
-    "wwii_hedgerow_hamlet": "fof_env.force_on_force.view:ForceOnForceView",
-    "force_on_force": "fof_env.force_on_force.view:ForceOnForceView",
-    **{name: "fof_env.fubar.view:FubarView" for name in ("fubar", "fubar_lost_and_found", "fubar_village_patrol")},
-}
+# game name -> a RulesetView subclass or "module:Class" set by register_view (wins over the ruleset's).
+_VIEWS: dict[str, str | type[RulesetView]] = {}
 _CACHE: dict[str, RulesetView] = {}
 
 
@@ -64,15 +58,17 @@ def register_view(game_name: str, target: str | type[RulesetView]) -> None:
 
 
 def view_for(game_name: str) -> RulesetView:
-    """The view of ``game_name``: its registered one, else the generic :class:`RulesetView`."""
+    """The view of ``game_name``: one registered for it, else its ruleset's, else the generic :class:`RulesetView`."""
     cached = _CACHE.get(game_name)
     if cached is not None:
         return cached
-    target = _VIEWS.get(game_name, RulesetView)
-    if isinstance(target, str):
-        module, _, attr = target.partition(":")
-        target = getattr(importlib.import_module(module), attr)
-    made = _CACHE[game_name] = target()
+    target = _VIEWS.get(game_name)
+    if target is None:
+        from fof_env.core.registry import ruleset_of
+
+        ruleset = ruleset_of(game_name)
+        target = (ruleset.view if ruleset is not None else None) or RulesetView
+    made = _CACHE[game_name] = resolve(target)()
     return made
 
 
@@ -311,6 +307,7 @@ class RulesetView:
             "decisions": len(state.history),
             "terminal": bool(state.is_terminal),
             "result": _plain(state.result()),
+            "outcome": state.outcome_dict(),
             "score": self.score(state),
             "decision": self.decision(state, player),
             "your_turn": mine,
@@ -346,6 +343,7 @@ class RulesetView:
             "decisions": len(state.history),
             "terminal": bool(state.is_terminal),
             "result": _plain(state.result()),
+            "outcome": state.outcome_dict(),
             "score": self.score(state),
             "decision": decision,
             "your_turn": False,

@@ -3,15 +3,14 @@
 ::
 
     from fof_env.envs.aec_env import env
-    e = env(game="strike_force_one", optional_rules=True)
+    e = env(game=name, **options)       # name: one of fof_env.list_games()
     e.reset(seed=0)
     for agent in e.agent_iter():
         obs, reward, terminated, truncated, info = e.last()
         action = None if terminated or truncated else e.action_space(agent).sample(obs["action_mask"])
         e.step(action)
 
-**Agents** are the side names (``"soviet"``, ``"us"``; ``"taliban"``, ``"usmc"`` for
-``env(game="lost_and_found", rules="quick")``). ``agent_selection``
+**Agents** are the side names (``game.player_names``). ``agent_selection``
 follows the engine's ``state.current_player``: turns do **not** alternate (a
 player makes many decisions in a row; the defender chooses retreat hexes in the
 middle of the attacker's combat phase).
@@ -82,7 +81,7 @@ from fof_env.envs._common import (
     new_state,
     warn_if_torch_threads_crawl,
 )
-from fof_env.envs.infos import INFO_MODES, Outcome, aec_infos, forfeit_outcome, game_outcome
+from fof_env.envs.infos import INFO_MODES, EpisodeEnd, aec_infos, forfeit_outcome, game_outcome
 from fof_env.envs.support import StateRenderer, observation_bounds, potential_fn
 
 _OWN_KWARGS = "game, reward, auto_single, render_mode, illegal_action, infos"
@@ -105,7 +104,7 @@ class WargameAECEnv(AECEnv):
 
     def __init__(
         self,
-        game: str | Game = "strike_force_one",
+        game: str | Game,
         reward: str = "win",
         auto_single: bool = False,
         render_mode: str | None = None,
@@ -141,7 +140,7 @@ class WargameAECEnv(AECEnv):
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self.game_state = None
         self.episode_seed: int | None = None
-        self._outcome: Outcome | None = None
+        self._outcome: EpisodeEnd | None = None
         self._np_random: np.random.Generator | None = None
         self._phi = [0.0, 0.0]
         self._renderer = StateRenderer(render_mode)

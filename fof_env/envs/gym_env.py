@@ -5,20 +5,18 @@
     import gymnasium as gym
     import fof_env  # registers the ids fof_env/<Game>-v0
 
-    env = gym.make("fof_env/StrikeForceOne-v0", side="us", opponent="heuristic", optional_rules=True)
+    env = gym.make("fof_env/<Game>-v0", side=1, opponent="heuristic")  # fof list names the ids
     obs, info = env.reset(seed=0)
     mask = info["action_mask"]                       # == env.unwrapped.action_masks()
     obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(mask)[0]))
 
-Or directly: ``WargameEnv(game="strike_force_one", side="soviet")``. Force on Force
-"Lost & Found" is ``gym.make("fof_env/LostAndFound-v0", side="taliban" | "usmc",
-rules="full" | "quick", ...)`` (its options: :class:`fof_env.force_on_force.game.LostAndFoundGame`);
-its observation is ``state.observation(learner)``, which never shows the USMC a
-hidden Taliban unit.
+Or directly: ``WargameEnv(game=name, side=side_name, **options)``, ``name`` one of
+``fof_env.list_games()`` and ``options`` the game's own (``game.OPTIONS``). The observation is
+``state.observation(learner)``, which never shows the learner a unit hidden from it.
 
 **Spaces.** ``action_space = Discrete(game.num_actions)``: the game's flat action
-space (for Strike Force One see :mod:`fof_env.strike_force_one.state`, for
-Lost & Found :mod:`fof_env.force_on_force.state`).
+space (its ranges documented by the ruleset's state module, the ``state`` of
+:class:`fof_env.core.ruleset.Ruleset`).
 ``observation_space = Box(low, high, game.observation_shape, float32)``: the
 learner's own view, ``state.observation(learner)``; bounds from
 :func:`fof_env.envs.support.observation_bounds`.
@@ -134,7 +132,8 @@ from fof_env.envs._common import (
     new_state,
     warn_if_torch_threads_crawl,
 )
-from fof_env.envs.infos import INFO_MODES, Outcome, forfeit_outcome, game_outcome, gym_info
+from fof_env.envs.infos import INFO_MODES, EpisodeEnd, forfeit_outcome, game_outcome, gym_info
+from fof_env.envs.opponents import make_opponent
 from fof_env.envs.support import StateRenderer, observation_bounds, potential_fn
 
 _OPPONENT_SEED_TAG = 0x0FF0
@@ -183,7 +182,7 @@ class WargameEnv(gym.Env):
 
     def __init__(
         self,
-        game: str | Game = "strike_force_one",
+        game: str | Game,
         side: str | int = 0,
         opponent: Any = "random",
         reward: str = "win",
@@ -217,7 +216,7 @@ class WargameEnv(gym.Env):
         self.opponent_agent = None
         self.episode_seed: int | None = None
         self._done = True
-        self._outcome: Outcome | None = None
+        self._outcome: EpisodeEnd | None = None
         self._next: _Episode | None = None  # prepared when an episode ends (see "Masks")
         self._phi = 0.0
         self._renderer = StateRenderer(render_mode)
@@ -225,9 +224,7 @@ class WargameEnv(gym.Env):
     # ------------------------------------------------------------------ set-up
     def _check_opponent(self, opponent: Any) -> None:
         if isinstance(opponent, str):
-            from agents.base import make_agent
-
-            make_agent(opponent, self.game, self.opponent_player, seed=0)  # fail now on a bad kind
+            make_opponent(opponent, self.game, self.opponent_player, seed=0)  # fail now on a bad kind
             return
         if not callable(getattr(opponent, "act", None)):
             raise TypeError(
@@ -243,9 +240,7 @@ class WargameEnv(gym.Env):
     def _make_opponent(self, seed: int):
         spec = self._opponent_spec
         if isinstance(spec, str):
-            from agents.base import make_agent
-
-            return make_agent(spec, self.game, self.opponent_player, seed=seed)
+            return make_opponent(spec, self.game, self.opponent_player, seed)
         reseed = getattr(spec, "seed", None)
         if callable(reseed):
             reseed(seed)
@@ -341,7 +336,7 @@ class WargameEnv(gym.Env):
         self._end(forfeit_outcome(self.game_state, self.player, reason))
         return self._observation(), -1.0, True, False, self._info(0, 0)
 
-    def _end(self, outcome: Outcome | None) -> None:
+    def _end(self, outcome: EpisodeEnd | None) -> None:
         """Mark the episode over (``outcome`` None: truncated) and prepare the next one."""
         self._done = True
         self._outcome = outcome

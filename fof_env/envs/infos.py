@@ -1,7 +1,8 @@
 """The ``info`` dicts of both adapters, in their two modes (``infos="full"`` / ``"minimal"``).
 
 ``"full"`` is for people and logs: the decision's kind as a string, the winner's side name,
-and keys that appear only once the game is over (``winner``, ``returns``, ``score``).
+and keys that appear only once the game is over (``winner``, ``returns``, ``termination``: why it
+ended, the game's :class:`~fof_env.core.outcome.Outcome` or ``"illegal action"``; ``score``).
 
 ``"minimal"`` is for libraries that turn every info entry into a tensor (TorchRL's
 ``PettingZooWrapper`` and ``GymWrapper.auto_register_info_dict``, RLlib): every value is a
@@ -34,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from fof_env.core.game import State
+from fof_env.core.outcome import Outcome, Termination
 
 INFO_MODES = ("full", "minimal")
 _ATOMIC = (int, float, str, bool, type(None), np.int64, np.float32, np.bool_)
@@ -61,35 +63,39 @@ class StepInfo(dict):
 
 
 @dataclass(frozen=True)
-class Outcome:
-    """How an episode ended: each player's result, the winning side (None: a draw) and,
-    when an illegal action ended it (``illegal_action="loss"``), that action's message."""
+class EpisodeEnd:
+    """How an episode ended: the game's :class:`~fof_env.core.outcome.Outcome` (or a forfeit's), the
+    winning side's name (None: a draw) and, when an illegal action ended it (``illegal_action="loss"``),
+    that action's message."""
 
-    returns: tuple[float, float]
+    outcome: Outcome
     winner: str | None
     illegal: str | None = None
 
+    @property
+    def returns(self) -> tuple[float, float]:
+        return self.outcome.returns
 
-def game_outcome(state: State) -> Outcome | None:
-    """The outcome of a finished game (None while it runs)."""
-    if not state.is_terminal:
+
+def game_outcome(state: State) -> EpisodeEnd | None:
+    """The end of a finished game (None while it runs)."""
+    outcome = state.outcome()
+    if outcome is None:
         return None
-    winner = state.winner
     names = state.game.player_names
-    returns = state.returns()
-    return Outcome((float(returns[0]), float(returns[1])), None if winner is None else names[winner])
+    return EpisodeEnd(outcome, None if outcome.winner is None else names[outcome.winner])
 
 
-def forfeit_outcome(state: State, loser: int, message: str) -> Outcome:
+def forfeit_outcome(state: State, loser: int, message: str) -> EpisodeEnd:
     """``loser`` lost by playing the illegal action ``message`` describes (-1 to it, +1 to the other)."""
-    returns = [1.0, 1.0]
-    returns[loser] = -1.0
-    return Outcome((returns[0], returns[1]), state.game.player_names[1 - loser], message)
+    outcome = Outcome.forfeit(loser, Termination.ILLEGAL_ACTION)
+    return EpisodeEnd(outcome, state.game.player_names[1 - loser], message)
 
 
-def _end_keys(state: State, outcome: Outcome) -> dict[str, Any]:
-    """``winner``, ``returns``, ``score`` (when the game keeps one) and ``illegal_action``."""
-    keys: dict[str, Any] = {"winner": outcome.winner, "returns": outcome.returns}
+def _end_keys(state: State, outcome: EpisodeEnd) -> dict[str, Any]:
+    """``winner``, ``returns``, ``termination``, ``score`` (when the game keeps one) and ``illegal_action``."""
+    keys: dict[str, Any] = {"winner": outcome.winner, "returns": outcome.returns,
+                            "termination": str(outcome.outcome.termination)}  # fmt: skip
     score = getattr(state, "score", None)
     if score is not None:
         keys["score"] = dict(score) if isinstance(score, dict) else score
@@ -105,7 +111,7 @@ def gym_info(
     mask: np.ndarray,
     counts: tuple[int, int],
     episode_seed: int | None,
-    outcome: Outcome | None,
+    outcome: EpisodeEnd | None,
 ) -> dict[str, Any]:
     """The Gymnasium env's info for the learner ``player`` (see the module docstring)."""
     opponent_actions, auto_actions = counts
@@ -130,7 +136,7 @@ def gym_info(
 
 
 def aec_infos(
-    mode: str, state: State, agents: list[str], acting: str, outcome: Outcome | None, live: bool
+    mode: str, state: State, agents: list[str], acting: str, outcome: EpisodeEnd | None, live: bool
 ) -> dict[str, dict[str, Any]]:
     """Every live agent's info (see the module docstring); ``acting`` is ``agent_selection``,
     ``live`` False once the game is over or truncated (then no agent is ``acting``)."""

@@ -3,12 +3,12 @@
 ``import fof_env`` calls :func:`register_envs` (when gymnasium is installed), so::
 
     import fof_env, gymnasium as gym
-    env = gym.make("fof_env/StrikeForceOne-v0", side="us", optional_rules=True)
+    env = gym.make(env_id(name), side=1, **options)   # env_id(name) is "fof_env/<Game>-v0"
 
 Without importing ``fof_env`` first, name the module in the id and gymnasium
 imports it for you::
 
-    gym.make("fof_env:fof_env/StrikeForceOne-v0")
+    gym.make("fof_env:fof_env/<Game>-v0")
 
 (Gymnasium 1.x has no plugin entry points any more; the ``module:id`` form is
 its supported way to register on demand.) Games registered later with
@@ -28,7 +28,7 @@ ENTRY_POINT = "fof_env.envs.gym_env:WargameEnv"
 
 
 def env_id(game_name: str) -> str:
-    """The Gymnasium id of ``game_name``: ``"strike_force_one"`` -> ``"fof_env/StrikeForceOne-v0"``."""
+    """The Gymnasium id of ``game_name``: ``"a_game"`` -> ``"fof_env/AGame-v0"`` (or the name its ruleset gives it)."""
     return f"{NAMESPACE}/{game_support(game_name).env_name}-v{VERSION}"
 
 

@@ -9,7 +9,7 @@ it) unless you pass ``illegal_action`` yourself::
     from ray.tune.registry import register_env
     from fof_env.envs.rllib import rllib_env
 
-    register_env("fof_strike_force_one", lambda config: rllib_env(game="strike_force_one", **config))
+    register_env("fof", lambda config: rllib_env(**config))   # config: {"game": name, ...options}
 
 :class:`RLlibObservationKeys` (the renaming, a PettingZoo wrapper) needs no Ray; only
 :func:`rllib_env` imports ``ray.rllib``. ``docs/examples/rllib_ppo.py`` is a whole PPO config.

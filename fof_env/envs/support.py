@@ -2,22 +2,24 @@
 
 The adapters (:mod:`fof_env.envs.gym_env`, :mod:`fof_env.envs.aec_env`) work for
 any game built by :func:`fof_env.make_game`. A few things are not part of the
-``Game``/``State`` contract, so they are looked up here, by game name:
+``Game``/``State`` contract; they come from the game's ruleset
+(:class:`fof_env.core.ruleset.Ruleset`, its :class:`~fof_env.core.ruleset.GameSpec`)
+unless :func:`register_game_support` declared them for the game:
 
 * ``env_name``: the Gymnasium id is ``fof_env/<env_name>-v0``
-  (default: the game name in CamelCase, ``strike_force_one`` -> ``StrikeForceOne``).
+  (default: the game name in CamelCase, ``a_game`` -> ``AGame``).
 * ``observation_bounds``: ``(low, high)`` of every observation entry, for the
   ``Box`` space. A ``Game.observation_bounds`` attribute, when a game has one,
-  wins; otherwise this table; otherwise ``(-inf, inf)``.
+  wins; otherwise the ruleset's; otherwise ``(-inf, inf)``.
 * ``potential``: ``potential(state, player) -> float`` for the ``"shaped"``
   reward (see :mod:`fof_env.envs.shaping`). A game without one only offers
   ``reward="win"``.
 * ``render_rgb``: ``render_rgb(state) -> np.ndarray`` (H x W x 3 ``uint8``) for
   ``render_mode="rgb_array"``. Looked up in this order: a ``render_rgb()``
-  method on the state; this table; the convention ``render_rgb`` in the
+  method on the state; the game's support; the convention ``render_rgb`` in the
   ``render`` module beside the state's module (``fof_env.<ruleset>.render``).
 
-Hooks may be callables or lazy ``"module:attr"`` strings, so registering costs
+Hooks may be callables or lazy ``"module:attr"`` strings, so declaring them costs
 no imports. Rules packages never import this module (nor gymnasium).
 """
 
@@ -30,7 +32,11 @@ from typing import Any
 
 import numpy as np
 
-Hook = str | Callable[..., Any] | None
+from fof_env.core.registry import ruleset_of
+from fof_env.core.ruleset import Hook, camel_case, resolve
+
+__all__ = ["GameSupport", "camel_case", "game_support", "observation_bounds", "potential_fn", "register_game_support",
+           "resolve", "rgb_renderer"]
 
 
 @dataclass(frozen=True)
@@ -43,43 +49,7 @@ class GameSupport:
     render_rgb: Hook = None
 
 
-_SUPPORT: dict[str, GameSupport] = {
-    "strike_force_one": GameSupport(
-        env_name="StrikeForceOne",
-        observation_bounds=(-1.0, 1.0),
-        potential="fof_env.envs.shaping:strike_force_one_potential",
-        render_rgb="fof_env.strike_force_one.render:render_rgb",
-    ),
-    "lost_and_found": GameSupport(
-        env_name="LostAndFound",
-        observation_bounds=(-1.0, 1.0),
-        potential="fof_env.envs.shaping:lost_and_found_potential",
-        render_rgb="fof_env.force_on_force.render:render_rgb",
-    ),
-    # Force on Force scenarios: the shipped ones under their own ids, and any scenario file
-    # (make_game("force_on_force", scenario=PATH)); one potential and one renderer serve them all.
-    **{
-        name: GameSupport(
-            env_name=env,
-            observation_bounds=(-1.0, 1.0),
-            potential="fof_env.envs.shaping:force_on_force_potential",
-            render_rgb="fof_env.force_on_force.render:render_rgb",
-        )
-        for name, env in (("compound_raid", "CompoundRaid"), ("wwii_hedgerow_hamlet", "WwiiHedgerowHamlet"),
-                          ("force_on_force", "ForceOnForce"))
-    },  # fmt: skip
-    # FUBAR (seed 002): any scenario file, and the two shipped ones under their own ids.
-    **{
-        name: GameSupport(
-            env_name=env,
-            observation_bounds=(-1.0, 1.0),
-            potential="fof_env.envs.shaping:fubar_potential",
-            render_rgb="fof_env.fubar.render:render_rgb",
-        )
-        for name, env in (("fubar", "Fubar"), ("fubar_lost_and_found", "FubarLostAndFound"),
-                          ("fubar_village_patrol", "FubarVillagePatrol"))
-    },  # fmt: skip
-}
+_SUPPORT: dict[str, GameSupport] = {}  # declared by register_game_support (wins over the ruleset)
 
 
 def register_game_support(game_name: str, support: GameSupport) -> None:
@@ -87,21 +57,21 @@ def register_game_support(game_name: str, support: GameSupport) -> None:
     _SUPPORT[game_name] = support
 
 
-def camel_case(name: str) -> str:
-    return "".join(part[:1].upper() + part[1:] for part in name.split("_"))
-
-
 def game_support(game_name: str) -> GameSupport:
-    """The hooks of ``game_name`` (defaults for a game nobody registered)."""
-    return _SUPPORT.get(game_name) or GameSupport(env_name=camel_case(game_name))
-
-
-def resolve(hook: Hook) -> Callable[..., Any] | None:
-    """Import a ``"module:attr"`` hook (callables and None pass through)."""
-    if hook is None or callable(hook):
-        return hook
-    module, _, attr = hook.partition(":")
-    return getattr(importlib.import_module(module), attr)
+    """The hooks of ``game_name``: those registered for it, else its ruleset's, else defaults."""
+    declared = _SUPPORT.get(game_name)
+    if declared is not None:
+        return declared
+    ruleset = ruleset_of(game_name)
+    if ruleset is None:
+        return GameSupport(env_name=camel_case(game_name))
+    spec = ruleset.game(game_name)
+    return GameSupport(
+        env_name=spec.gym_name,
+        observation_bounds=ruleset.observation_bounds,
+        potential=spec.potential or ruleset.potential,
+        render_rgb=ruleset.renderer,
+    )
 
 
 def observation_bounds(game) -> tuple[float, float]:

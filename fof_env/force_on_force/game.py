@@ -307,16 +307,4 @@ class WwiiHedgerowHamletGame(ForceOnForceGame):
         self.name = "wwii_hedgerow_hamlet"
 
 
-def game_for_scenario(scenario: str) -> type:
-    """A factory for the registry: the shipped scenario ``scenario`` as a game of its own name."""
-
-    def make(**options: Any) -> ForceOnForceGame:
-        if "scenario" in options:
-            raise OptionError(f"{scenario} is one scenario; for another use make_game('force_on_force', scenario=...)")
-        return ForceOnForceGame(scenario, **options)
-
-    make.__name__ = scenario
-    return make  # type: ignore[return-value]
-
-
-__all__ = ["ForceOnForceGame", "LostAndFoundGame", "CompoundRaidGame", "WwiiHedgerowHamletGame", "Setup", "UnitProfile", "PilotRule", "game_for_scenario"]
+__all__ = ["ForceOnForceGame", "LostAndFoundGame", "CompoundRaidGame", "WwiiHedgerowHamletGame", "Setup", "UnitProfile", "PilotRule"]

@@ -27,7 +27,6 @@ from fof_env.fubar.constants import (
     F_ONE,
     F_REACT,
     F_WALK,
-    FACING_WORDS,
     LOST,
     OK,
     OP_ALLOC,
@@ -614,7 +613,3 @@ class FireMixin:
                 unsaved = n - sum(1 for r in saves if succeeds(r, r, save))
                 if unsaved:
                     self.stack.append((OP_ALLOC, c, unsaved, 0, ()))
-
-    @staticmethod
-    def facing_word(k: int) -> str:
-        return FACING_WORDS[k]

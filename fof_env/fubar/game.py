@@ -24,6 +24,7 @@ class FubarGame(Game):
     the units the scenario marks optional take part)."""
 
     name = "fubar"
+    state_class = FubarState
     SCENARIO: ClassVar[str | None] = None  # fixed by the named scenario games
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("scenario", "lost_and_found", str, doc="a shipped scenario id or a path to a scenario .json file"),

@@ -185,8 +185,3 @@ class Geometry:
         row = bytes(out)
         self._going[p] = row
         return row
-
-    def area_name(self, p: int) -> str | None:
-        """The id of the area feature that names point p's area (None in the open)."""
-        i = self.area_idx[p]
-        return None if i < 0 else self.areas[i].id

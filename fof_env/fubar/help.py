@@ -1,4 +1,4 @@
-"""What each FUBAR decision asks, in words, for a human at ``fof play`` (``fof_env/cli.py`` shows them)."""
+"""What each FUBAR decision asks, in words, for a human at the ``fof play`` prompt."""
 
 from __future__ import annotations
 

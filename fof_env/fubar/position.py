@@ -43,6 +43,7 @@ from typing import Any
 
 from fof_env.core.dice import check_seed
 from fof_env.core.errors import OptionError, PositionError
+from fof_env.core.game import State
 from fof_env.core.position import check_header
 from fof_env.fubar.constants import (
     AUTO,
@@ -55,7 +56,6 @@ from fof_env.fubar.constants import (
     STATUS_NAMES,
     TERMINAL,
 )
-from fof_env.fubar.state import FubarState
 from fof_env.fubar.tables import EFFECT_NAMES
 
 _KEYS = {"game", "options", "stage", "turn", "initiative", "active", "units", "pilot", "auto_victory", "seed"}
@@ -66,10 +66,10 @@ _FLAG_SLOTS = ("guard", "reacted", "gtg", "dw", "stunned", "immob", "wreck")
 STAGES = ("setup", "turn_start", "activation", "game_over")
 
 
-def blank_state(game) -> FubarState:
+def blank_state(game) -> State:
     """A state with every slot at its default: nobody on the table, turn 0."""
     sc = game.setup
-    s = FubarState.__new__(FubarState)
+    s = game.state_class.__new__(game.state_class)
     s.game = game
     s.sc = sc
     n = sc.n_units
@@ -157,7 +157,7 @@ def _unit(s, value: Any, where: str) -> int:
     return ids.index(value)
 
 
-def state_from_position(game, position: dict[str, Any], dice=None) -> FubarState:
+def state_from_position(game, position: dict[str, Any], dice=None) -> State:
     """Build a state from ``position`` (copied: the copy is the record's start); ``dice`` replaces the
     position's seeded dice. :class:`PositionError` says what is wrong in one line."""
     check_header(game, position, _KEYS, "fof_env.fubar.position")

@@ -46,7 +46,6 @@ from fof_env.core.errors import PositionError, ScenarioError
 from fof_env.core.tabletop import Feature, Table
 from fof_env.fubar.geometry import Geometry
 from fof_env.fubar.tables import (
-    PERSONAL_ARMOUR,
     TRAINING,
     VEHICLE_ARMOUR,
     WEAPONS,
@@ -617,7 +616,3 @@ def load_scenario(name: str) -> Scenario:
             _FILE_CACHE.clear()
         _FILE_CACHE[key] = got
     return got
-
-
-def armour_save(name: str) -> int:
-    return PERSONAL_ARMOUR[name]

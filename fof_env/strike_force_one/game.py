@@ -6,9 +6,10 @@ from typing import Any
 
 from fof_env.core.game import Game
 from fof_env.core.options import OptionSpec, check_options
+from fof_env.strike_force_one.constants import NUM_ACTIONS
 from fof_env.strike_force_one.data import SIDES, Scenario, scenario
 from fof_env.strike_force_one.observation import OBS_SIZE, OBS_VERSION
-from fof_env.strike_force_one.state import NUM_ACTIONS, StrikeForceOneState
+from fof_env.strike_force_one.state import StrikeForceOneState
 
 
 class StrikeForceOneGame(Game):
@@ -20,6 +21,7 @@ class StrikeForceOneGame(Game):
     """
 
     name = "strike_force_one"
+    state_class = StrikeForceOneState
     player_names = SIDES
     num_actions = NUM_ACTIONS
     observation_shape = (OBS_SIZE,)

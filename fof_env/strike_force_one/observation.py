@@ -36,11 +36,10 @@ from array import array
 
 import numpy as np
 
+from fof_env.strike_force_one.constants import ATTACK_ADD, MOVE_TARGET, NUM_HEXES, RETREAT_HEX, TERMINAL
 from fof_env.strike_force_one.data import NUM_UNITS, UNIT_SIDE
-from fof_env.strike_force_one.state import ATTACK_ADD, MOVE_TARGET, RETREAT_HEX, TERMINAL
 
 OBS_VERSION = 1
-NUM_HEXES = 68
 OBS_SIZE = 750
 _UNIT_BASE = 680
 _SCALARS = 730

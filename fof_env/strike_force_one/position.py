@@ -27,9 +27,10 @@ from typing import Any
 
 from fof_env.core.dice import check_seed
 from fof_env.core.errors import OptionError, PositionError
+from fof_env.core.game import State
 from fof_env.core.position import check_header
+from fof_env.strike_force_one.constants import ATTACK_TARGET, PHASES, SELECT_UNIT
 from fof_env.strike_force_one.data import SIDE_UNITS, SIDES, UNIT_LETTERS, UNIT_NAMES
-from fof_env.strike_force_one.state import ATTACK_TARGET, PHASES, SELECT_UNIT, StrikeForceOneState
 
 GAME_OVER = "game_over"  # the phase of a finished game: the winner follows from the units (6.0)
 _KEYS = {"game", "options", "turn", "phase", "units", "done", "attacked", "seed"}
@@ -46,7 +47,7 @@ def _unit_ids(names: Any, key: str) -> int:
     return bits
 
 
-def state_from_position(game, position: dict[str, Any], dice=None) -> StrikeForceOneState:
+def state_from_position(game, position: dict[str, Any], dice=None) -> State:
     """Build a state from ``position`` (copied; the copy is the record's start); ``dice`` replaces
     the position's seeded dice. :class:`PositionError` says what is wrong."""
     check_header(game, position, _KEYS, "fof_env.strike_force_one.position")
@@ -97,7 +98,7 @@ def state_from_position(game, position: dict[str, Any], dice=None) -> StrikeForc
         seed = check_seed(position.get("seed"), "position['seed']")
     except OptionError as exc:
         raise PositionError(str(exc)) from None
-    state = StrikeForceOneState.__new__(StrikeForceOneState)
+    state = game.state_class.__new__(game.state_class)
     start = position
     start.setdefault("turn", turn)
     start.setdefault("phase", phase_name)
@@ -116,7 +117,7 @@ def state_from_position(game, position: dict[str, Any], dice=None) -> StrikeForc
     return state
 
 
-def state_to_position(state: StrikeForceOneState) -> dict[str, Any]:
+def state_to_position(state: State) -> dict[str, Any]:
     """The position of ``state`` (only between activations; see module docstring)."""
     if state.kind not in (SELECT_UNIT, ATTACK_TARGET) and not state.is_terminal:
         raise PositionError(

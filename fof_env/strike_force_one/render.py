@@ -40,7 +40,7 @@ def _unit_code(u: int) -> str:
 
 def _markers(state) -> dict[int, str]:
     """Hex -> marker characters for the decision in progress."""
-    from fof_env.strike_force_one.state import MOVE_TARGET, RETREAT_HEX
+    from fof_env.strike_force_one.constants import MOVE_TARGET, RETREAT_HEX
 
     marks: dict[int, str] = {}
     if state.kind == MOVE_TARGET and state.selected >= 0:
@@ -97,7 +97,7 @@ def render_text(state) -> str:
 
 
 def _status_lines(state) -> list[str]:
-    from fof_env.strike_force_one.state import PHASES
+    from fof_env.strike_force_one.constants import PHASES
 
     gone = [UNIT_NAMES[u] for u, h in enumerate(state.unit_hex) if h < 0]
     lost = f"eliminated: {', '.join(gone)}" if gone else "eliminated: none"

@@ -39,6 +39,25 @@ import numpy as np
 
 from fof_env.core.game import Decision, State
 from fof_env.strike_force_one import events as ev
+from fof_env.strike_force_one.constants import (
+    ADVANCE,
+    ATTACK_ADD,
+    ATTACK_TARGET,
+    COLUMN_NAMES,
+    KIND_NAMES,
+    MAX_COLUMN,
+    MOVE_TARGET,
+    NUM_ACTIONS,
+    NUM_HEXES,
+    PASS,
+    PHASES,
+    RESOLVE,
+    RETREAT_HEX,
+    SELECT_UNIT,
+    TERMINAL,
+    UNIT0,
+    UNIT_BY_NAME,
+)
 from fof_env.strike_force_one.data import (
     NUM_UNITS,
     SIDE_UNITS,
@@ -48,19 +67,6 @@ from fof_env.strike_force_one.data import (
     UNIT_SIDE,
 )
 from fof_env.strike_force_one.movement import bits_to_list, can_move, reachable_bits
-
-NUM_HEXES = 68
-UNIT0 = NUM_HEXES
-PASS = UNIT0 + NUM_UNITS
-RESOLVE = PASS + 1
-NUM_ACTIONS = RESOLVE + 1
-
-PHASES = ("soviet_move", "soviet_combat", "us_move", "us_combat")
-
-SELECT_UNIT, MOVE_TARGET, ATTACK_TARGET, ATTACK_ADD, RETREAT_HEX, ADVANCE, TERMINAL = range(7)
-KIND_NAMES = ("select_unit", "move_target", "attack_target", "attack_add", "retreat_hex", "advance", "terminal")
-MAX_COLUMN = 5
-UNIT_BY_NAME = {name: i for i, name in enumerate(UNIT_NAMES)}
 
 
 class StrikeForceOneState(State):
@@ -128,10 +134,6 @@ class StrikeForceOneState(State):
     @property
     def is_terminal(self) -> bool:
         return self.kind == TERMINAL
-
-    @property
-    def phasing_player(self) -> int:
-        return self.phase >> 1
 
     @property
     def current_player(self) -> int | None:
@@ -390,7 +392,7 @@ class StrikeForceOneState(State):
                 tuple(UNIT_NAMES[u] for u in defenders),
                 self.hex_name(target),
                 differential,
-                _COLUMN_NAMES[column],
+                COLUMN_NAMES[column],
                 roll,
                 result,
             )
@@ -598,4 +600,3 @@ class StrikeForceOneState(State):
 
 
 _UNIT_BY_LOWER = {name.lower(): i for name, i in UNIT_BY_NAME.items()}
-_COLUMN_NAMES = ("0", "+1", "+2", "+3", "+4", "+5")

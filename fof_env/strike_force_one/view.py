@@ -135,7 +135,7 @@ class StrikeForceOneView(RulesetView):
 def attack_odds(state, differential: int) -> dict[str, float]:
     """Each Combat Results Table result's chance for an attack at ``differential`` (>= 0): the
     table's column for it (the last column above +5, rule 5.6) on one six-sided die."""
-    from fof_env.strike_force_one.state import MAX_COLUMN
+    from fof_env.strike_force_one.constants import MAX_COLUMN
 
     column = min(differential, MAX_COLUMN)
     rows = state.sc.crt
@@ -148,7 +148,7 @@ def attack_preview(state, action: int) -> dict[str, Any] | None:
     ``attack_add`` -- the attack with that hex's units added; ``resolve`` -- the attack as declared.
     ``attackers``, ``defense``, ``differential``, ``column`` and ``odds`` (:func:`attack_odds`);
     None for ``pass``."""
-    from fof_env.strike_force_one.state import _COLUMN_NAMES, MAX_COLUMN, PASS, RESOLVE
+    from fof_env.strike_force_one.constants import COLUMN_NAMES, MAX_COLUMN, PASS, RESOLVE
 
     if action == PASS:
         return None
@@ -171,12 +171,12 @@ def attack_preview(state, action: int) -> dict[str, Any] | None:
         "attackers": len(attackers),
         "defense": defense,
         "differential": differential,
-        "column": _COLUMN_NAMES[min(differential, MAX_COLUMN)],
+        "column": COLUMN_NAMES[min(differential, MAX_COLUMN)],
         "odds": attack_odds(state, differential),
     }
 
 
 def _phase(state) -> str:
-    from fof_env.strike_force_one.state import PHASES
+    from fof_env.strike_force_one.constants import PHASES
 
     return PHASES[state.phase]

@@ -115,7 +115,7 @@ def test_fof_list_shows_gym_ids_and_the_sides_with_a_shipped_model(capsys):
 
 def test_events_read_as_sentences():
     """A set-up or an arrival is not a move 'off table -> x01y31'; FUBAR's and the WWII deck's events are not field dumps."""
-    from fof_env.cli import describe_event
+    from fof_env.core.narration import describe_event
     from fof_env.force_on_force import events as fof
     from fof_env.force_on_force.rules.wwii_fog import FogCardDrawn, FogCardPlayed
     from fof_env.fubar import events as fubar

@@ -239,7 +239,7 @@ def test_each_decision_keeps_its_place_among_the_events():
     phase (before "=== Turn 1: us move ==="), the U.S. bot's decisions come after it."""
     import agents
     from fof_env.app.session import GameSession
-    from fof_env.cli import describe_event
+    from fof_env.core.narration import describe_event
 
     game = fof_env.make_game("strike_force_one")
     session = GameSession(game.new_initial_state(3), {1: "heuristic"}, seed=3,

@@ -98,8 +98,16 @@ def test_a_record_carries_its_final_digest_and_result():
     assert final["digest"] == state.digest() and len(final["digest"]) == 64
     assert final["result"]["winner"] in ("soviet", "us") and final["result"]["returns"] in ([1.0, -1.0], [-1.0, 1.0])
     assert set(final["result"]["score"]) == {"soviet_towns", "soviet_units", "us_units"}
+    assert final["outcome"] == {"termination": "turn limit", "winner": final["result"]["winner"],
+                                "returns": final["result"]["returns"]}  # fmt: skip
     mid = json.loads(_random_game(6, False, 10).to_json())["final"]
-    assert mid["result"] is None and mid["decisions"] == 10
+    assert mid["result"] is None and mid["outcome"] is None and mid["decisions"] == 10
+
+
+def test_a_record_written_before_outcomes_still_replays():
+    record = json.loads(_random_game(6, False).to_json())
+    del record["final"]["outcome"]
+    assert State.from_json(json.dumps(record)).outcome().termination == "turn limit"
 
 
 def test_the_digest_tells_positions_apart():
@@ -123,6 +131,7 @@ def test_the_digest_tells_positions_apart():
         (lambda r: r["final"].update(decisions=3), "does not reproduce its final state: it ends after"),
         (lambda r: r["final"].update(digest="0" * 64), "the final position's digest differs"),
         (lambda r: r["final"].update(result={"winner": "usmc"}), "the result is"),
+        (lambda r: r["final"].update(outcome={"termination": "resignation"}), "the outcome is"),
     ],
 )
 def test_records_that_do_not_prove_themselves_are_refused_in_one_line(mutate, message):

@@ -9,8 +9,8 @@ import pytest
 
 import agents
 import fof_env
-from fof_env.cli import describe_event
 from fof_env.core.errors import PositionError
+from fof_env.core.narration import describe_event
 from fof_env.core.replay_frames import ReplayTooLong, replay_frames
 from fof_env.core.view import EventLog, view_for
 

@@ -1,5 +1,5 @@
-"""The shaping potentials written out again from ``fof_env/envs/shaping.py``'s docstring, independently
-of the code under test, so reward tests expect numbers worked out from the definition."""
+"""The shaping potentials written out again from the docstrings of the rulesets' ``potential`` modules,
+independently of the code under test, so reward tests expect numbers worked out from the definition."""
 
 from __future__ import annotations
 

@@ -200,6 +200,7 @@ def test_illegal_action_loss_ends_the_game_for_the_agent_that_played_it(game, in
         assert e.infos[other] == {"acting": 0, "result": 1.0, "illegal": 1}
     else:
         assert e.infos[culprit]["winner"] == other and f"illegal action {illegal}" in e.infos[culprit]["illegal_action"]
+        assert e.infos[culprit]["termination"] == e.infos[other]["termination"] == "illegal action"
         assert e.infos[other]["returns"][sides.index(culprit)] == -1.0
     totals = dict.fromkeys(sides, 0.0)
     for agent in e.agent_iter():

@@ -89,6 +89,7 @@ def test_masks_are_the_engines_legal_mask(side, auto_single, game_opponent):
         end_mask = info["action_mask"]
         assert end_mask.any() and np.array_equal(env.action_masks(), end_mask)
         assert info["winner"] in (*GAME_SIDES[game], None) and set(info["score"]) >= SCORE_KEYS[game]
+        assert info["termination"] == env.game_state.outcome().termination  # why it ended: the game's Outcome
         if game == GAME:
             assert info["winner"] is not None  # Strike Force One has no draws
         _, next_info = env.reset()
@@ -169,6 +170,7 @@ def test_illegal_action_loss_mode_and_wrapper(game):
         obs, reward, terminated, truncated, info = env.step(illegal)
         assert (reward, terminated, truncated) == (-1.0, True, False)
         assert info["winner"] == g.player_names[1] and f"illegal action {illegal}" in info["illegal_action"]
+        assert info["termination"] == "illegal action" and info["returns"] == (-1.0, 1.0)
         assert (info["opponent_actions"], info["auto_actions"]) == (0, 0)  # nothing was played
         with pytest.raises(gym.error.ResetNeeded):
             env.step(legal)

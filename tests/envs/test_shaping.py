@@ -6,13 +6,11 @@ import numpy as np
 import pytest
 
 import fof_env
-from fof_env.envs.shaping import (
-    LAF_PILOT_WEIGHT,
-    LAF_VP_WEIGHT,
-    lost_and_found_pilot_progress,
-    lost_and_found_potential,
-)
 from fof_env.envs.support import game_support, potential_fn, resolve
+from fof_env.force_on_force.potential import PILOT_WEIGHT as LAF_PILOT_WEIGHT
+from fof_env.force_on_force.potential import VP_WEIGHT as LAF_VP_WEIGHT
+from fof_env.force_on_force.potential import lost_and_found_potential
+from fof_env.force_on_force.potential import pilot_progress as lost_and_found_pilot_progress
 
 LAF = "lost_and_found"
 
@@ -96,7 +94,7 @@ def test_strike_force_one_potential_counts_towns_and_the_unit_balance():
     """phi = 0.1 x towns held by the Soviets + 0.02 x (Soviet units - U.S. units), for the Soviets; the
     U.S. gets minus that. One town (0303), three Soviet units against one U.S. unit: 0.1 + 0.04 = 0.14
     (mutation audit, issue 16: the unit term's sign could flip unnoticed)."""
-    from fof_env.envs.shaping import strike_force_one_potential
+    from fof_env.strike_force_one.potential import potential as strike_force_one_potential
 
     game = fof_env.make_game("strike_force_one")
     state = game.state_from_position(

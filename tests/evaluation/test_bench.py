@@ -7,6 +7,7 @@ import pytest
 
 import fof_env
 from evaluation import bench
+from fof_env.core.registry import game_spec
 
 
 @pytest.fixture
@@ -44,30 +45,36 @@ def test_median_game_ms_times_each_game_between_two_clock_readings(fake_clock):
     assert bench.median_game_ms("strike_force_one", {}, 5) == pytest.approx(1.0)
 
 
+def _rows(game: str, seconds: float = 0.05, median_games: int = 2) -> list[tuple[str, float, str]]:
+    """Every benchmarked option set's rows of ``game`` (its spec's ``bench``)."""
+    spec = game_spec(game)
+    return [row for v in spec.bench for row in bench.variant_rows(spec, v, seconds, 1, median_games)]
+
+
 def test_lost_and_found_rows():
-    rows = bench.lost_and_found_rows(seconds=0.05, repeats=1, median_games=3)
+    rows = _rows("lost_and_found", median_games=3)
     names = [name for name, _, _ in rows]
     assert len(rows) == 2 * 7
-    assert "Lost & Found, full rules: engine decisions/s (validated apply)" in names
+    assert "Lost & Found: engine decisions/s (validated apply)" in names
     assert "Lost & Found, quick rules: median ms per random game (3 games)" in names
-    assert "Lost & Found, full rules: Gym env steps/s with masks (usmc learner)" in names
+    assert "Lost & Found: Gym env steps/s with masks (usmc learner)" in names
     notes = {name: note for name, _, note in rows}
-    assert notes["Lost & Found, full rules: engine decisions/s (validated apply)"].startswith(
-        "target >= 10,000: "
-    )
+    assert notes["Lost & Found: engine decisions/s (validated apply)"].startswith("target >= 10,000: ")
+    assert notes["Lost & Found, quick rules: median ms per random game (3 games)"].startswith("target < 50 ms: ")
 
 
 def test_wwii_rows():
-    rows = bench.wwii_rows(seconds=0.05, repeats=1, median_games=2)
+    rows = _rows("wwii_hedgerow_hamlet")
     notes = {name: note for name, _, note in rows}
-    assert len(rows) == 6
-    assert notes["WWII Hedgerow Hamlet: engine decisions/s (validated apply)"].startswith("target >= 10,000: ")
-    assert "WWII Hedgerow Hamlet: Gym env steps/s with masks (us learner)" in notes
+    assert len(rows) == 7  # four engine rows, a Gym row per learner side, the heuristic bot
+    assert notes["Hedgerow Hamlet: engine decisions/s (validated apply)"].startswith("target >= 10,000: ")
+    assert notes["Hedgerow Hamlet: median ms per random game (2 games)"] == ""  # no median target
+    assert "Hedgerow Hamlet: Gym env steps/s with masks (us learner)" in notes
     assert all(value > 0 for _, value, _ in rows)
 
 
 def test_compound_raid_rows():
-    rows = bench.compound_raid_rows(seconds=0.05, repeats=1, median_games=2)
+    rows = _rows("compound_raid")
     notes = {name: note for name, _, note in rows}
     assert len(rows) == 7  # four engine rows, a Gym row per learner side, the heuristic bot
     assert notes["Compound Raid: engine decisions/s (validated apply)"].startswith("target >= 10,000: ")
@@ -75,6 +82,11 @@ def test_compound_raid_rows():
     assert {"Compound Raid: Gym env steps/s with masks (british learner)",
             "Compound Raid: Gym env steps/s with masks (militia learner)"} <= set(notes)
     assert all(value > 0 for _, value, _ in rows)
+
+
+def test_a_set_without_targets_has_no_verdicts():
+    rows = _rows("strike_force_one")
+    assert len(rows) == 2 * 7 and all(note == "" for _, _, note in rows)
 
 
 def test_main_prints_one_game(capsys, tmp_path):
@@ -88,12 +100,14 @@ def test_main_prints_one_game(capsys, tmp_path):
 
 
 def test_search_rows_compare_batched_and_single_network_calls():
-    """Each side of both games: batch=1 then batch=8, the ratio printed beside the batched row."""
+    """Each side of both featured games: batch=1 then batch=8, the ratio printed beside the batched row."""
     rows = bench.search_rows(seconds=0.01, repeats=1)
-    assert [name for name, _, _ in rows][:2] == [
-        "Strike Force One soviet search (PPO prior+critic): iterations/s, batch=1",
-        "Strike Force One soviet search (PPO prior+critic): iterations/s, batch=8",
+    names = [name for name, _, _ in rows]
+    assert names[:2] == [
+        "Lost & Found taliban search (PPO prior+critic): iterations/s, batch=1",
+        "Lost & Found taliban search (PPO prior+critic): iterations/s, batch=8",
     ]
+    assert "Strike Force One soviet search (PPO prior+critic): iterations/s, batch=8" in names
     assert len(rows) == 8 and all(value > 0 for _, value, _ in rows)
     for (_, single, _), (_, batched, note) in zip(rows[::2], rows[1::2], strict=True):
         assert note == f"x{batched / single:.2f} of batch=1"

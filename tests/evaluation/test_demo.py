@@ -23,5 +23,7 @@ def test_demo_runs_both_games_and_writes_the_reports(tmp_path, capsys):
     assert index.count("Strongest: <b>") == len(demo.GAMES) and index.count("<th>rating (Elo)</th>") == len(demo.GAMES)
     assert "<h2>Strike Force One</h2>" in index and "<h2>Force on Force WWII: Hedgerow Hamlet</h2>" in index
     # progress while it runs: each tournament announced, games done and the time left
-    assert f"[1/{len(demo.GAMES)}] strike_force_one: tournament of random, heuristic, mcts:2" in out
-    assert f"[1/{len(demo.GAMES)}] strike_force_one: 16/16 games, " in out and " s left" in out
+    first = demo.GAMES[0]  # a featured game (Strike Force One and Lost & Found come first)
+    assert first in ("strike_force_one", "lost_and_found") and set(demo.GAMES[:2]) == {"strike_force_one", "lost_and_found"}
+    assert f"[1/{len(demo.GAMES)}] {first}: tournament of random, heuristic, mcts:2" in out
+    assert f"[1/{len(demo.GAMES)}] {first}: 16/16 games, " in out and " s left" in out

@@ -4,6 +4,10 @@ import pytest
 
 from evaluation import fuzz as fz
 from evaluation.fuzz import fuzz
+from fof_env.core.registry import game_spec
+from fof_env.force_on_force.fuzzing import check_position as check_force_on_force_position
+
+LAF_MODES = [dict(m) for m in game_spec("lost_and_found").fuzz.modes]
 
 
 @pytest.mark.parametrize("optional", [False, True])
@@ -18,7 +22,7 @@ def test_lost_and_found_random_games_keep_every_invariant():
     assert sum(report.wins) == 30
 
 
-@pytest.mark.parametrize("options", fz.MODES["lost_and_found"][1:], ids=lambda o: ",".join(o))
+@pytest.mark.parametrize("options", LAF_MODES[1:], ids=lambda o: ",".join(o))
 def test_lost_and_found_other_options_keep_every_invariant(options):
     report = fuzz("lost_and_found", options, games=8, seed=11, json_every=2)
     assert report.games == 8 and report.decisions > 8 * 20
@@ -28,20 +32,20 @@ def test_lost_and_found_checks_catch_broken_states():
     import fof_env
 
     state = fof_env.make_game("lost_and_found").new_initial_state(0)
-    fz.check_lost_and_found_position(state)
+    check_force_on_force_position(state)
     state.figs[0][0] += 1  # a figure from nowhere
     with pytest.raises(AssertionError, match="tal.1 has 8 figures"):
-        fz.check_lost_and_found_position(state)
+        check_force_on_force_position(state)
     state.figs[0][0] -= 1
     state.figs[4][0] = 2  # reinforcements with no KIA returned
     with pytest.raises(AssertionError, match="tal.R has 2 figures"):
-        fz.check_lost_and_found_position(state)
+        check_force_on_force_position(state)
 
 
 def test_tasks_split_games_over_modes_and_workers():
     tasks = fz.plan_tasks("lost_and_found", 5000, 2, 0, 1)
     assert len(tasks) == 8 and sum(t[2] for t in tasks) == 5000
-    assert {str(t[1]) for t in tasks} == {str(m) for m in fz.MODES["lost_and_found"]}
+    assert {str(t[1]) for t in tasks} == {str(m) for m in LAF_MODES} and len(LAF_MODES) == 4
     assert len({t[3] for t in tasks}) == 8  # every task its own seed range
     assert sum(t[2] for t in fz.plan_tasks("strike_force_one", 10_001, 2, 0, 1)) == 10_001
 

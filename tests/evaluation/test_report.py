@@ -18,6 +18,7 @@ from evaluation import plots
 from evaluation.journal import OutputError
 from evaluation.report import markdown_report, training_sections, write_report
 from evaluation.tournament import TournamentResult, run_tournament
+from fof_env.core.registry import ruleset_of
 
 
 @pytest.mark.parametrize("game", ["strike_force_one", "lost_and_found"])
@@ -50,6 +51,12 @@ def test_report_files(small_tournaments, game, tmp_path):
     assert "| heuristic | random | 3 |" in md and "## Ratings" in md and "Side advantage of" in md
     if game == "lost_and_found":
         assert "VP mean taliban / usmc" in md and "own VP mean" in md
+    # how the games ended: per pairing, games per termination (each game's logged Outcome)
+    endings = md.split("## How the games ended (games per termination)\n\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    kinds = endings[0].strip("| ").split(" | ")[2:]
+    assert kinds == sorted({o.termination for o in result.outcomes}) and set(kinds) <= set(ruleset_of(game).terminations)
+    assert [sum(int(n) for n in line.strip("| ").split(" | ")[2:]) for line in endings[2:]] == [3, 3, 3, 3]
+    assert "<h2>How the games ended</h2>" in paths["html"].read_text()
 
     out = paths["html"].parent
     assert (out / data["records_dir"]).resolve() == Path(result.records_dir).resolve()  # relative to out

@@ -25,7 +25,7 @@ from evaluation.scenario_strength import play
 from fof_env import cli
 from fof_env.core.view import view
 from fof_env.envs.aec_env import env as aec_env
-from fof_env.envs.shaping import force_on_force_potential
+from fof_env.force_on_force.potential import force_on_force_potential
 from fof_env.force_on_force.scenario import load_scenario, shipped_scenarios
 from tests.agents.bot_checks import act_without_touching
 

@@ -14,7 +14,7 @@ import fof_env
 from fof_env.envs.aec_env import env as aec_env
 from fof_env.envs.gym_env import WargameEnv
 from fof_env.envs.registration import env_id
-from fof_env.envs.shaping import fubar_potential
+from fof_env.fubar.potential import potential as fubar_potential
 
 GAMES = {"fubar_lost_and_found": ("taliban", "usmc"), "fubar_village_patrol": ("patrol", "insurgents")}
 

@@ -9,7 +9,7 @@ import pytest
 
 from fof_env import IllegalActionError, PositionError, ScriptedDice
 from fof_env.core.game import State
-from fof_env.strike_force_one.state import NUM_ACTIONS
+from fof_env.strike_force_one.constants import NUM_ACTIONS
 
 from .helpers import SEED, attack, game, make, position
 

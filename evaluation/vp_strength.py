@@ -1,16 +1,17 @@
-"""Strength of the "Lost & Found" heuristic bots: ``python -m evaluation.lost_and_found_strength``.
+"""Strength of a game's bots, with victory points: ``python -m evaluation.vp_strength --game GAME``.
 
-Plays, for one rules mode (``--rules full|quick``), ``--games`` games per pairing
+Plays, for one game (``--game``, with ``--option KEY=VALUE`` options), ``--games`` games per pairing
 with dice seeds ``seed .. seed + games - 1`` (agents seeded from the same number):
 
-* heuristic Taliban vs random USMC,
-* random Taliban vs heuristic USMC,
+* heuristic on the first side vs random on the second,
+* random vs heuristic,
 * heuristic vs heuristic (and random vs random for reference),
 
-and prints per pairing: wins / draws / losses of each side with Wilson 95 %
-intervals (``evaluation.stats``), mean and median VP per side, how the games
-ended (air strike, Taliban automatic victory, turn 9), a VP histogram, and the
-average time per bot decision.
+and prints per pairing: wins / draws / losses of each side with Wilson 95 % intervals
+(``evaluation.stats``), mean and median VP per side, how the games ended (each game's
+:class:`~fof_env.core.outcome.Outcome`: its termination, in the words of the game's spec where it
+has them), a VP histogram, and the average time per heuristic decision. The game's states must count
+``victory_points()``.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from dataclasses import dataclass, field
 
 from agents.base import make_agent
 from evaluation.stats import format_rate
-from fof_env.core.registry import make_game
+from fof_env.core.options import parse_assignments
+from fof_env.core.registry import game_spec, make_game
 
 PAIRINGS = (
     ("heuristic", "random"),
@@ -65,24 +67,19 @@ def play(game, agents: tuple[str, str], seed: int, tally: Tally) -> None:
         state.apply(action)
         tally.decisions += 1
     tally.games += 1
-    w = state.winner
-    if w is None:
+    outcome = state.outcome()
+    if outcome.winner is None:
         tally.draws += 1
     else:
-        tally.wins[w] += 1
-    tal, usmc = state.victory_points()
-    tally.vp[0].append(tal)
-    tally.vp[1].append(usmc)
-    if state.airstrike:
-        tally.endings[f"air strike (turn {state.turn})"] += 1
-    elif state.auto_win:
-        tally.endings["pilot on table end of turn 8"] += 1
-    else:
-        tally.endings["turn 9 ended"] += 1
+        tally.wins[outcome.winner] += 1
+    for p, points in enumerate(state.victory_points()):
+        tally.vp[p].append(points)
+    spec = game_spec(game)
+    words = spec.endings if spec is not None else {}
+    tally.endings[words.get(outcome.termination, str(outcome.termination))] += 1
 
 
-def run(games: int, seed: int, rules: str, pairings=PAIRINGS) -> list[Tally]:
-    game = make_game("lost_and_found", rules=rules)
+def run(game, games: int, seed: int, pairings=PAIRINGS) -> list[Tally]:
     out = []
     for agents in pairings:
         tally = Tally(agents)
@@ -92,30 +89,29 @@ def run(games: int, seed: int, rules: str, pairings=PAIRINGS) -> list[Tally]:
     return out
 
 
-def _histogram(t: Tally) -> list[str]:
-    rows = ["| VP    | Taliban | USMC |", "|-------|--------:|-----:|"]
+def _histogram(t: Tally, names: tuple[str, str]) -> list[str]:
+    rows = [f"| VP    | {names[0]} | {names[1]} |", "|-------|---:|---:|"]
     for lo, hi in BINS:
         label = f"{lo}" if lo == hi else (f"{lo}-{hi}" if hi < 99 else f"{lo}+")
         counts = [sum(1 for v in t.vp[p] if lo <= v <= hi) for p in (0, 1)]
-        rows.append(f"| {label:<5} | {counts[0]:>7} | {counts[1]:>4} |")
+        rows.append(f"| {label:<5} | {counts[0]} | {counts[1]} |")
     return rows
 
 
-def report(tallies: list[Tally], rules: str) -> list[str]:
+def report(tallies: list[Tally], title: str, names: tuple[str, str]) -> list[str]:
+    a, b = names
     lines = [
-        f"## Lost & Found, rules={rules}: win/draw/loss with Wilson 95% intervals",
+        f"## {title}: win/draw/loss with Wilson 95% intervals",
         "",
-        "| Taliban   | USMC      | games | Tal. wins | Taliban win rate [95% CI] | draws | USMC wins "
-        "| USMC win rate [95% CI]   | ms/decision |",
-        "|-----------|-----------|------:|----------:|:--------------------------|------:|----------:"
-        "|:-------------------------|------------:|",
+        f"| {a} | {b} | games | {a} wins | {a} win rate [95% CI] | draws | {b} wins | {b} win rate [95% CI] "
+        "| ms/decision |",
+        "|---|---|---:|---:|:---|---:|---:|:---|---:|",
     ]
     for t in tallies:
         ms = f"{1000 * t.bot_seconds / t.bot_decisions:.3f}" if t.bot_decisions else "-"
         lines.append(
-            f"| {t.agents[0]:<9} | {t.agents[1]:<9} | {t.games:>5} | {t.wins[0]:>9} | "
-            f"{format_rate(t.wins[0], t.games):<25} | {t.draws:>5} | {t.wins[1]:>9} | "
-            f"{format_rate(t.wins[1], t.games):<24} | {ms:>11} |"
+            f"| {t.agents[0]} | {t.agents[1]} | {t.games} | {t.wins[0]} | {format_rate(t.wins[0], t.games)} | "
+            f"{t.draws} | {t.wins[1]} | {format_rate(t.wins[1], t.games)} | {ms} |"
         )
     lines += ["", "VP per side (mean / median) and how the games ended:", ""]
     for t in tallies:
@@ -123,33 +119,35 @@ def report(tallies: list[Tally], rules: str) -> list[str]:
         medians = [statistics.median(t.vp[p]) if t.vp[p] else 0.0 for p in (0, 1)]
         endings = ", ".join(f"{k}: {v}" for k, v in sorted(t.endings.items()))
         lines.append(
-            f"* {t.agents[0]} Taliban vs {t.agents[1]} USMC: Taliban VP {means[0]:.2f} / {medians[0]:g}, "
-            f"USMC VP {means[1]:.2f} / {medians[1]:g}; {endings}"
+            f"* {t.agents[0]} {a} vs {t.agents[1]} {b}: {a} VP {means[0]:.2f} / {medians[0]:g}, "
+            f"{b} VP {means[1]:.2f} / {medians[1]:g}; {endings}"
         )
     for t in tallies:
-        lines += ["", f"VP histogram, {t.agents[0]} Taliban vs {t.agents[1]} USMC:", "", *_histogram(t)]
+        lines += ["", f"VP histogram, {t.agents[0]} {a} vs {t.agents[1]} {b}:", "", *_histogram(t, names)]
     return lines
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m evaluation.lost_and_found_strength", description=__doc__.split("\n\n")[0]
-    )
+    parser = argparse.ArgumentParser(prog="python -m evaluation.vp_strength", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", required=True, help="a game whose states count victory points (fof list)")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option (repeatable)")
     parser.add_argument("--games", type=int, default=300, help="games per pairing (default 300)")
     parser.add_argument("--seed", type=int, default=0, help="first dice seed (default 0)")
-    parser.add_argument("--rules", choices=("full", "quick"), default="full")
     parser.add_argument(
         "--pairings",
         default="all",
-        help="comma list of taliban-usmc pairings, e.g. heuristic-random,random-heuristic (default all)",
+        help="comma list of pairings, first side's agent - second side's, e.g. heuristic-random,random-heuristic "
+        "(default all)",
     )
     args = parser.parse_args(argv)
+    game = make_game(args.game, **parse_assignments(args.option, "--option"))
     pairings = PAIRINGS
     if args.pairings != "all":
         pairings = tuple(tuple(p.split("-")) for p in args.pairings.split(","))  # type: ignore[misc]
     start = time.perf_counter()
-    tallies = run(args.games, args.seed, args.rules, pairings)
-    print("\n".join(report(tallies, args.rules)))
+    tallies = run(game, args.games, args.seed, pairings)
+    opts = ", ".join(f"{k}={v}" for k, v in game.options.items())
+    print("\n".join(report(tallies, f"{args.game} ({opts})" if opts else args.game, tuple(game.player_names))))
     print(f"\n({sum(t.games for t in tallies)} games in {time.perf_counter() - start:.1f} s)")
     return 0
 
