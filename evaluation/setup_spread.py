@@ -1,6 +1,6 @@
 """How much a bot's set-up varies: ``python -m evaluation.setup_spread``.
 
-``python -m evaluation.setup_spread --game lost_and_found --side taliban [--agent heuristic]
+``python -m evaluation.setup_spread --game GAME --side SIDE [--agent heuristic]
 [--opponent heuristic] [--games 100] [--seed 0] [--whole] [--limit 0.4]`` plays ``--games`` games
 (dice seed ``seed + i``, the agents seeded ``2 * (seed + i) + side`` as ``evaluation.scenario_strength``
 does) up to the end of the set-up (turn 1; ``--whole``: to the end, so placements made later, such as

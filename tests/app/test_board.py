@@ -20,6 +20,7 @@ import agents
 import fof_env
 from tests.app.browser import after, body, click, needs_browser, open_game, page_state, shoot, wait
 from tests.app.test_views import HEDGEROW_STACK
+from tests.force_on_force.hedgerow_helpers import deck_with
 
 pytestmark = needs_browser
 
@@ -174,51 +175,23 @@ def test_fire_odds_and_reactions_below_the_status_line(browser, server):
     no_errors(d)
 
 
-@cache
-def seed_where_the_germans_hold(card: str) -> int:
-    """The first practice seed whose heuristic-against-heuristic Hedgerow Hamlet gives the Germans ``card`` to
-    hold for 10 decisions or more (a practice game keeps the client's seed; bots seeded seed + 1000 (p + 1))."""
-    from agents.base import make_agent
-
-    game = fof_env.make_game("wwii_hedgerow_hamlet")
-    ger = game.player_names.index("ger")
-    for seed in range(200):
-        state = game.new_initial_state(seed)
-        bots = [make_agent("heuristic", game, p, seed=seed + 1000 * (p + 1)) for p in (0, 1)]
-        held = 0
-        while not state.is_terminal and held < 10:
-            held += card in state.hand_names(ger)
-            state.apply(bots[state.current_player].act(state))
-        if held >= 10:
-            return seed
-    raise AssertionError(f"no seed below 200 gives the Germans {card!r} to hold")
-
-
 def test_the_fog_of_war_hand_is_shown_to_its_owner(browser, server):
-    """Hedgerow Hamlet watched as the Germans (a practice game of a seed where they draw An Excellent Position and
-    hold it): their hand is on the page, by name; the U.S. page shows only how many cards they hold."""
+    """Hedgerow Hamlet watched as the Germans, from a position where they hold An Excellent Position: their
+    hand is on the page, by name; the U.S. page shows only how many cards they hold."""
     d = browser
-    seed = seed_where_the_germans_hold("excellent_position")
-    open_game(d, server, "wwii_hedgerow_hamlet", {"us": "heuristic", "ger": "heuristic"}, seed=seed, practice=True)
+    deck = deck_with("excellent_position")[1:]  # every other card stays in the deck
+    position = {**HEDGEROW_STACK, "fog_cards": {"deck": deck, "hands": {"us": [], "ger": ["excellent_position"]}}}
+    start(d, server, {"game": "wwii_hedgerow_hamlet", "position": position,
+                      "bots": {"us": "heuristic", "ger": "heuristic"}})  # fmt: skip
     d.execute_script("const w = document.getElementById('watch-side'); w.value = 'ger'; w.dispatchEvent(new Event('change'));")
     wait(d, lambda x: page_state(x).get("side") == "ger")
-    d.execute_script("document.getElementById('speed').value = '0'")
-    d.find_element("id", "watch-button").click()
-    seen = []  # the hand line, read in one go while the page redraws
-
-    def holds(x) -> bool:
-        seen.append(x.execute_script("const e = document.getElementById('own-hand'); return e ? e.textContent : ''"))
-        return "An Excellent Position" in seen[-1]
-
-    wait(d, holds, timeout=40)
-    d.find_element("id", "watch-button").click()  # pause, and let the bot move on its way finish
-    wait(d, lambda x: x.execute_script("return !ui.watching && ui.pending.size === 0"))
-    assert seen[-1].startswith("Your hand (ger): ")
+    own = d.execute_script("const e = document.getElementById('own-hand'); return e ? e.textContent : ''")
+    assert own.startswith("Your hand (ger): ") and "An Excellent Position" in own
     shoot(d, "board_wwii_hand.png")
     d.execute_script("const w = document.getElementById('watch-side'); w.value = 'us'; w.dispatchEvent(new Event('change'));")
     wait(d, lambda x: page_state(x).get("side") == "us")
     hand = d.execute_script("return document.getElementById('hand').textContent")
-    assert "An Excellent Position" not in hand and "The enemy holds " in hand and "Your hand (us): " in hand
+    assert "An Excellent Position" not in hand and "The enemy holds 1" in hand and "Your hand (us): " in hand
 
 
 def test_a_game_just_played_replays_with_a_move_list(browser, server):
@@ -285,7 +258,10 @@ def test_an_uploaded_record_opens_on_the_viewer(browser, server, tmp_path):
     wait(d, lambda x: "not finished" in x.find_element("id", "replay-title").text)
     assert [o.get_attribute("value") for o in d.find_elements("css selector", "#replay-viewer option")] == ["taliban", "usmc"]
     d.find_element("id", "continue-button").click()
-    wait(d, lambda x: page_state(x).get("replay") == "0" and page_state(x).get("decisions") == "30")
+    from fof_env.app.protocol import Engine  # the view the page continues from: the side to move's count
+
+    shown = Engine().handle({"cmd": "new", "id": 1, "record": json.loads(cut.read_text())}, owner="test")["view"]
+    wait(d, lambda x: page_state(x).get("replay") == "0" and page_state(x).get("decisions") == str(shown["decisions"]))
     no_errors(d)
 
 
