@@ -17,6 +17,7 @@ from fof_env.force_on_force.constants import (
     OK,
     SERIOUS,
 )
+from fof_env.force_on_force.rule_module import RuleModule
 
 
 class CasualtiesAndMorale:
@@ -84,3 +85,6 @@ class CasualtiesAndMorale:
                 break
         self.events.append(ev.Note(f"a figure of {self.UNIT_NAMES[u]} escorts a casualty off the table"))
         self.kind = D_ACTION
+
+
+MODULE = RuleModule("casualties", CasualtiesAndMorale)

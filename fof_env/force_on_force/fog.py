@@ -14,6 +14,7 @@ from fof_env.force_on_force.constants import (
     OK,
     ST_RESOLVE,
 )
+from fof_env.force_on_force.rule_module import DecisionKind, RuleModule
 
 
 class FogOfWar:
@@ -141,3 +142,21 @@ class FogOfWar:
             self.pos[r] = point
         self.figs[r][OK] += n
         self.events.append(ev.FogOfWar(4, FOW_RESULTS[4], f"{n} figures at {self.point_name(self.pos[r])}"))
+
+
+def _fow_owner(state) -> int:
+    return state.fow_queue[0][1]
+
+
+def _fow_context(state, ctx) -> None:
+    ctx["result"] = state._fow_result_name()
+
+
+MODULE = RuleModule(
+    "fog",
+    FogOfWar,
+    kinds=(
+        DecisionKind(D_FOW_UNIT, FogOfWar._fow_unit_actions, FogOfWar._on_fow_unit, _fow_owner, _fow_context),
+        DecisionKind(D_FOW_POINT, FogOfWar._fow_point_actions, FogOfWar._on_fow_point, _fow_owner, _fow_context),
+    ),
+)

@@ -16,6 +16,7 @@ from fof_env.force_on_force.constants import (
     TACTICAL_IN,
     W_MOVE,
 )
+from fof_env.force_on_force.rule_module import DecisionKind, RuleModule
 
 
 class Movement:
@@ -127,3 +128,18 @@ class Movement:
             self._pilot_contact(u, dest, dist)
         elif self.capture_on and side == self.sc.capture_side:
             self._capture(u, dist)
+
+
+def _move_context(state, ctx) -> None:
+    ctx["unit"] = state.UNIT_NAMES[state.mover]
+    ctx["reaction"] = bool(state.move_reaction)
+    ctx["tactical_only"] = bool(state.tactical_only)
+    ctx["after_fire"] = bool(state.after_fire)
+
+
+MODULE = RuleModule(
+    "movement",
+    Movement,
+    kinds=(DecisionKind(D_MOVE, Movement._move_choices, Movement._on_move, lambda s: s.UNIT_SIDE[s.mover],
+                        _move_context),),
+)  # fmt: skip

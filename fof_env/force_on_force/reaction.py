@@ -41,12 +41,25 @@ from fof_env.force_on_force.constants import (
     W_FIRE,
     W_MOVE,
 )
+from fof_env.force_on_force.rule_module import DecisionKind, RuleModule, queued_unit_side
 
 
 class ReactionWindow:
     """Mixin of :class:`~fof_env.force_on_force.state.ForceOnForceState` (see the module docstring)."""
 
     __slots__ = ()
+
+    def _declare_actions(self) -> list[int]:
+        """``declare_interrupt``: what the queued unit may do in the window (``pass`` first)."""
+        return self._declare_choices(self.queue[0])
+
+    def _ow_actions(self) -> list[int]:
+        """``overwatch_fire``: the interrupters the queued Overwatch unit may fire at, or ``pass``."""
+        return [self.UNIT0 + t for t in self._ow_targets(self.queue[0])] + [self.PASS]
+
+    def _return_actions(self) -> list[int]:
+        """``return_fire``: fire back, or ``pass``."""
+        return [self.PASS, self.INT_FIRE]
 
     def _declare_choices(self, r: int) -> list[int]:
         out = self._reaction_choices(r)
@@ -272,3 +285,40 @@ class ReactionWindow:
             self.tactical_only = self.after_fire = 1
             return
         self.step = ST_END_ACTIVATION
+
+
+def _window_context(state, ctx) -> None:
+    """The queued unit, the actor, what it declared and its targets; the Overwatch unit an
+    ``interrupt_fire`` shoots at (step 4, R14)."""
+    ctx["unit"] = state.UNIT_NAMES[state.queue[0]]
+    ctx["actor"] = state.UNIT_NAMES[state.actor]
+    ctx["action"] = "move" if state.win_kind == W_MOVE else "fire"
+    ctx["targets"] = [state.UNIT_NAMES[t] for t in state.targets]
+    if state.kind == D_DECLARE and state.interrupted >= 0:
+        ctx["overwatch"] = state.UNIT_NAMES[state.interrupted]  # interrupt_fire shoots at it (R14)
+
+
+def _return_context(state, ctx) -> None:
+    ctx["fired_on_by"] = state.UNIT_NAMES[state.ret_queue[0][0]]
+    ctx["unit"] = state.UNIT_NAMES[state.ret_queue[0][1]]
+
+
+MODULE = RuleModule(
+    "reaction",
+    ReactionWindow,
+    kinds=(
+        DecisionKind(D_DECLARE, ReactionWindow._declare_actions, ReactionWindow._on_declare, queued_unit_side,
+                     _window_context),
+        DecisionKind(D_OW, ReactionWindow._ow_actions, ReactionWindow._on_ow, queued_unit_side, _window_context),
+        DecisionKind(D_RETURN, ReactionWindow._return_actions, ReactionWindow._on_return,
+                     lambda s: s.UNIT_SIDE[s.ret_queue[0][1]], _return_context),
+    ),
+    steps={
+        ST_DECLARE: ReactionWindow._st_declare,
+        ST_OW: ReactionWindow._st_ow,
+        ST_ROLL: ReactionWindow._st_roll,
+        ST_RESOLVE: ReactionWindow._st_resolve,
+        ST_RETURNS: ReactionWindow._st_returns,
+        ST_AFTER_WINDOW: ReactionWindow._st_after_window,
+    },
+)  # fmt: skip

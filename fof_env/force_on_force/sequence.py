@@ -25,6 +25,13 @@ from fof_env.force_on_force.constants import (
     TACTICAL_IN,
     TERMINAL,
 )
+from fof_env.force_on_force.rule_module import (
+    DecisionKind,
+    RuleModule,
+    actor_context,
+    actor_side,
+    queued_unit_side,
+)
 
 
 class TurnSequence:
@@ -34,6 +41,23 @@ class TurnSequence:
 
     def _deploy_points(self, u: int) -> list[int]:
         return list(self.sc.deploy_points[u])
+
+    def _deploy_actions(self) -> list[int]:
+        """``deploy``: the points of the queued unit's deployment zone."""
+        return sorted(self._deploy_points(self.queue[0]))
+
+    def _attach_actions(self) -> list[int]:
+        """``attach_leader``: the attachment side's units on the table (any of them while it deploys)."""
+        return [self.UNIT0 + u for u in self.SIDE_UNITS[self.sc.attachment.side]
+                if self.pos[u] >= 0 or self._setup_step() == "attach"]  # fmt: skip
+
+    def _overwatch_actions(self) -> list[int]:
+        """``declare_overwatch``: the units that may go on Overwatch, or ``pass``."""
+        return [self.UNIT0 + u for u in self._overwatch_candidates()] + [self.PASS]
+
+    def _select_legal(self) -> list[int]:
+        """``select_unit``: the units that may activate; no ``pass`` while a side must open fire (R11)."""
+        return self._select_actions(self._selectable())
 
     def _overwatch_candidates(self) -> list[int]:
         out = [
@@ -85,13 +109,6 @@ class TurnSequence:
         u = self.queue.pop(0)
         self.pos[u] = action
         self.events.append(ev.UnitMoved(self.UNIT_NAMES[u], "off table", self.point_name(action), False))
-        self._auto(ST_SETUP)
-
-    def _on_hide(self, action: int) -> None:
-        if action == self.PASS:
-            self.setup_stage += 1
-        else:
-            self.hidden[action - self.UNIT0] = 1
         self._auto(ST_SETUP)
 
     def _on_attach(self, action: int) -> None:
@@ -297,3 +314,31 @@ class TurnSequence:
         auto = f" ({names[1 - self.sc.pilot.side]} automatic victory)" if self.auto_win else ""
         self.events.append(ev.Note(f"scenario over: {names[0]} {vp[0]} VP, {names[1]} {vp[1]} VP{auto}"))
         self.kind = TERMINAL
+
+
+def _queued_unit_context(state, ctx) -> None:
+    ctx["unit"] = state.UNIT_NAMES[state.queue[0]]
+
+
+MODULE = RuleModule(
+    "sequence",
+    TurnSequence,
+    kinds=(
+        DecisionKind(D_DEPLOY, TurnSequence._deploy_actions, TurnSequence._on_deploy, queued_unit_side,
+                     _queued_unit_context),
+        DecisionKind(D_ATTACH, TurnSequence._attach_actions, TurnSequence._on_attach,
+                     lambda s: s.sc.attachment.side),
+        DecisionKind(D_OVERWATCH, TurnSequence._overwatch_actions, TurnSequence._on_overwatch, lambda s: s.initiative),
+        DecisionKind(D_SELECT, TurnSequence._select_legal, TurnSequence._on_select,
+                     lambda s: s.initiative ^ s.portion),
+        DecisionKind(D_ACTION, TurnSequence._action_choices, TurnSequence._on_action, actor_side, actor_context),
+    ),
+    steps={
+        ST_SETUP: TurnSequence._st_setup,
+        ST_TURN_START: TurnSequence._st_turn_start,
+        ST_OVERWATCH: TurnSequence._st_overwatch,
+        ST_SELECT: TurnSequence._st_select,
+        ST_END_ACTIVATION: TurnSequence._st_end_activation,
+        ST_END_TURN: TurnSequence._st_end_turn,
+    },
+)  # fmt: skip

@@ -4,7 +4,8 @@ Seeds: ``000_294bccfd88f0ebda.txt`` (quick start + "Lost & Found") and
 ``003_b1b2d2a6d4b3bab2.txt`` (full infantry rules). Every departure or gap is in
 ``rulings.md`` beside this file.
 
-The engine is one class composed of concern modules, each a mixin that owns its rules:
+The engine is composed of modules, each declaring itself as a
+:class:`~fof_env.force_on_force.rule_module.RuleModule`: the concern modules
 :mod:`~fof_env.force_on_force.sequence` (set-up, turns, portions, activations),
 :mod:`~fof_env.force_on_force.reaction` (the reaction window),
 :mod:`~fof_env.force_on_force.fire` (firepower, defence, split fire, an attack),
@@ -12,8 +13,17 @@ The engine is one class composed of concern modules, each a mixin that owns its 
 :mod:`~fof_env.force_on_force.movement`, :mod:`~fof_env.force_on_force.fog`
 (the D10 Fog of War table) and the scenario rule modules of :mod:`fof_env.force_on_force.rules`
 (``ambush``, ``downed_pilot``, ``irregulars``, ``out_of_contact`` ...), which a scenario switches on, and
-:mod:`~fof_env.force_on_force.rules.pinned_cover` (a full-rules module, always on). This module holds the state's
-slots, the queries, the decision and legal-action dispatch and the driver.
+:mod:`~fof_env.force_on_force.rules.pinned_cover` (a full-rules module, always on). The module list is
+:data:`fof_env.force_on_force.modules.MODULES`; from it this module builds, and nothing is looked up by a
+method's name:
+
+* the state class: the modules' mixins (their queries, handlers and hooks) over :class:`~fof_env.core.game.State`;
+* the decision table: each decision kind's legal-action generator, handler, owner (the player deciding) and
+  context, registered by the one module that owns the kind (``_legal_actions``, ``_apply``,
+  ``current_player`` and ``decision`` read it);
+* the turn machine: each automatic step's function, registered by its module (``_run``).
+
+This module holds the state's slots, the queries shared by every module, and the driver.
 
 Players are the scenario's two sides (0 and 1, in the file's order); units are numbered in
 the file's order (:mod:`~fof_env.force_on_force.layout`), and the action space is laid out
@@ -65,76 +75,26 @@ import numpy as np
 
 from fof_env.core.events import EventLog
 from fof_env.core.game import Decision, State
-from fof_env.force_on_force import combat
-from fof_env.force_on_force.casualties import CasualtiesAndMorale
 from fof_env.force_on_force.constants import (
     AUTO,
-    D_ACTION,
-    D_AIRSTRIKE,
-    D_ATTACH,
-    D_CALL_MEDIC,
-    D_DECLARE,
     D_DEPLOY,
     D_FOW_POINT,
-    D_FOW_UNIT,
-    D_HANDOFF,
     D_HIDE,
-    D_MOVE,
-    D_OVERWATCH,
-    D_OW,
-    D_RETURN,
-    D_SELECT,
-    D_SPLIT_COUNT,
-    D_SPLIT_SUPPORT,
-    D_SPLIT_TARGET,
-    D_TARGET,
-    D_WALKING_WOUNDED,
-    DOWN,
     FIGURE_STATES,
     KIND_NAMES,
     LIGHT,
     OK,
-    ST_AFTER_WINDOW,
-    ST_DECLARE,
-    ST_END_ACTIVATION,
-    ST_END_TURN,
-    ST_FIRST_AID,
-    ST_OVERWATCH,
-    ST_OW,
-    ST_RESOLVE,
-    ST_RETURNS,
-    ST_ROLL,
-    ST_SELECT,
-    ST_SETUP,
-    ST_TURN_START,
     TERMINAL,
-    W_MOVE,
 )
-from fof_env.force_on_force.fire import FireResolution
-from fof_env.force_on_force.fog import FogOfWar
-from fof_env.force_on_force.movement import Movement
-from fof_env.force_on_force.reaction import ReactionWindow
-from fof_env.force_on_force.rules.airstrike_call import AirstrikeCall
-from fof_env.force_on_force.rules.ambush import Ambush
-from fof_env.force_on_force.rules.capture import Capture
-from fof_env.force_on_force.rules.downed_pilot import DownedPilot
-from fof_env.force_on_force.rules.irregulars import Irregulars
-from fof_env.force_on_force.rules.out_of_contact import OutOfContact
-from fof_env.force_on_force.rules.pinned_cover import PinnedCover
-from fof_env.force_on_force.rules.wwii import WwiiInfantry
-from fof_env.force_on_force.rules.wwii_air import WWIICloseAirSupport
-from fof_env.force_on_force.rules.wwii_fog import SHUFFLE, FogCardDrawn, WWIIFogDeck
-from fof_env.force_on_force.rules.wwii_reserves import WWIIReserves
-from fof_env.force_on_force.rules.wwii_vehicles import WWIIVehicles
-from fof_env.force_on_force.sequence import TurnSequence
+from fof_env.force_on_force.modules import MODULES
+from fof_env.force_on_force.rule_module import kind_table, step_table
+from fof_env.force_on_force.rules.wwii_fog import SHUFFLE, FogCardDrawn
 from fof_env.force_on_force.victory import count_victory_term, held_points
 
 _COUNT_TEXT = re.compile(r"n[1-9][0-9]?", re.ASCII)  # "n1" .. "n11": a split-fire count
 
 
-class ForceOnForceState(TurnSequence, ReactionWindow, FireResolution, CasualtiesAndMorale, Movement, FogOfWar,
-                        Ambush, Capture, DownedPilot, AirstrikeCall, Irregulars, OutOfContact, PinnedCover,
-                        WwiiInfantry, WWIIVehicles, WWIIFogDeck, WWIIReserves, WWIICloseAirSupport, State):
+class ForceOnForceState(*(m.mixin for m in MODULES if m.mixin is not None), State):
     """A Force on Force position; see the module docstring for actions and decisions.
 
     Instances are of the scenario's state class (:func:`fof_env.force_on_force.layout.state_class`),
@@ -206,26 +166,7 @@ class ForceOnForceState(TurnSequence, ReactionWindow, FireResolution, Casualties
         return None if self.kind == TERMINAL else self._owner()
 
     def _owner(self) -> int:
-        k = self.kind
-        if k in (D_DEPLOY, D_DECLARE, D_OW):
-            return self.UNIT_SIDE[self.queue[0]]
-        if k == D_HIDE:
-            return self.sc.ambush_side
-        if k == D_ATTACH:
-            return self.sc.attachment.side
-        if k == D_AIRSTRIKE:  # the pilot's side, or the side with WWII close air support (R68)
-            return self.sc.pilot.side if self.sc.cas is None else self.sc.cas.side
-        if k == D_OVERWATCH:
-            return self.initiative
-        if k == D_SELECT:
-            return self.initiative ^ self.portion
-        if k == D_MOVE:
-            return self.UNIT_SIDE[self.mover]
-        if k == D_RETURN:
-            return self.UNIT_SIDE[self.ret_queue[0][1]]
-        if k in (D_FOW_UNIT, D_FOW_POINT):
-            return self.fow_queue[0][1]
-        return self.UNIT_SIDE[self.actor]
+        return _KINDS[self.kind].owner(self)
 
     @property
     def decision_kind(self) -> str:
@@ -235,37 +176,12 @@ class ForceOnForceState(TurnSequence, ReactionWindow, FireResolution, Casualties
     def decision(self) -> Decision:
         k = self.kind
         ctx: dict[str, Any] = {"turn": self.turn, "initiative": self.SIDES[self.initiative]}
-        if k in (D_DEPLOY, D_DECLARE, D_OW):
-            ctx["unit"] = self.UNIT_NAMES[self.queue[0]]
-        elif k in (D_ACTION, D_TARGET, D_SPLIT_TARGET, D_SPLIT_COUNT, D_SPLIT_SUPPORT, D_HANDOFF):
-            ctx["unit"] = self.UNIT_NAMES[self.actor]
-        elif k == D_MOVE:
-            ctx["unit"] = self.UNIT_NAMES[self.mover]
-            ctx["reaction"] = bool(self.move_reaction)
-            ctx["tactical_only"] = bool(self.tactical_only)
-            ctx["after_fire"] = bool(self.after_fire)
-        elif k == D_RETURN:
-            ctx["fired_on_by"] = self.UNIT_NAMES[self.ret_queue[0][0]]
-            ctx["unit"] = self.UNIT_NAMES[self.ret_queue[0][1]]
-        elif k in (D_FOW_UNIT, D_FOW_POINT):
-            ctx["result"] = self._fow_result_name()
-        elif k in (D_CALL_MEDIC, D_WALKING_WOUNDED):  # rule module wwii_first_aid
-            ctx["unit"] = self.UNIT_NAMES[self.actor]
-            if k == D_CALL_MEDIC:
-                ctx["casualties"] = self.figs[self.actor][DOWN]
-            else:
-                ctx["walking_wounded"] = self.aid_ww
-        if k in (D_DECLARE, D_OW):
-            ctx["actor"] = self.UNIT_NAMES[self.actor]
-            ctx["action"] = "move" if self.win_kind == W_MOVE else "fire"
-            ctx["targets"] = [self.UNIT_NAMES[t] for t in self.targets]
-        if k == D_DECLARE and self.interrupted >= 0:
-            ctx["overwatch"] = self.UNIT_NAMES[self.interrupted]  # interrupt_fire shoots at it (R14)
-        if k == D_TARGET:
-            ctx["after_move"] = bool(self.after_move)
-        if k == D_SPLIT_SUPPORT:
-            ctx["weapon"] = combat.SUPPORT_NAMES[self.usable_support(self.actor)[len(self.split_alloc)]]
-        return Decision(KIND_NAMES[k], -1 if k == TERMINAL else self._owner(), ctx)
+        if k == TERMINAL:
+            return Decision(KIND_NAMES[k], -1, ctx)
+        entry = _KINDS[k]
+        if entry.context is not None:
+            entry.context(self, ctx)
+        return Decision(KIND_NAMES[k], entry.owner(self), ctx)
 
     def effective(self, u: int) -> int:
         f = self.figs[u]
@@ -352,53 +268,10 @@ class ForceOnForceState(TurnSequence, ReactionWindow, FireResolution, Casualties
             ) from None
 
     def _legal_actions(self) -> list[int]:
-        k = self.kind
-        if k == D_DEPLOY:
-            return sorted(self._deploy_points(self.queue[0]))
-        if k == D_HIDE:
-            return [self.UNIT0 + u for u in self._hide_candidates()] + [self.PASS]
-        if k == D_ATTACH:
-            return [self.UNIT0 + u for u in self.SIDE_UNITS[self.sc.attachment.side]
-                    if self.pos[u] >= 0 or self._setup_step() == "attach"]  # fmt: skip
-        if k == D_AIRSTRIKE:  # WWII close air support: the target unit, or pass (R68)
-            return [self.PASS, self.YES] if self.sc.cas is None else [self.UNIT0 + t for t in self.cas_targets()] + [self.PASS]
-        if k == D_OVERWATCH:
-            return [self.UNIT0 + u for u in self._overwatch_candidates()] + [self.PASS]
-        if k == D_SELECT:  # no "pass" while the Taliban must open fire (R11)
-            return self._select_actions(self._selectable())
-        if k == D_ACTION:
-            return self._action_choices()
-        if k == D_MOVE:
-            return self._move_choices()
-        if k == D_TARGET:
-            out = [self.UNIT0 + t for t in self.fire_targets(self.actor)]
-            return out + [self.PASS] if self.after_move else out
-        if k == D_SPLIT_TARGET:
-            return [self.UNIT0 + t for t in self.fire_targets(self.actor, exclude=tuple(self.targets))] + [self.PASS]
-        if k == D_SPLIT_COUNT:
-            return [self.COUNT0 + n - 1 for n in self._split_counts()]
-        if k == D_SPLIT_SUPPORT:
-            return sorted(self.UNIT0 + t for t in self.targets)
-        if k == D_HANDOFF:
-            return [self.UNIT0 + t for t in self._handoff_targets()]
-        if k == D_DECLARE:
-            return self._declare_choices(self.queue[0])
-        if k == D_OW:
-            return [self.UNIT0 + t for t in self._ow_targets(self.queue[0])] + [self.PASS]
-        if k == D_RETURN:
-            return [self.PASS, self.INT_FIRE]
-        if k == D_FOW_UNIT:
-            return self._fow_unit_actions()
-        if k == D_FOW_POINT:
-            return self._fow_point_actions()
-        if k == D_CALL_MEDIC:  # which medic treats the unit, or none (rulings R45)
-            return [self.UNIT0 + m for m in self.medic_units(self.actor)] + [self.PASS]
-        if k == D_WALKING_WOUNDED:  # stay and fight, or make his way to the rear (rulings R46)
-            return [self.HOLD, self.EXIT]
-        return []
+        return _KINDS[self.kind].legal(self)
 
     def _apply(self, action: int) -> None:
-        _HANDLERS[self.kind](self, action)
+        _KINDS[self.kind].handle(self, action)
         self._run()
 
     def _auto(self, step: int) -> None:
@@ -554,40 +427,6 @@ class ForceOnForceState(TurnSequence, ReactionWindow, FireResolution, Casualties
         return other
 
 
-_HANDLERS = {
-    D_DEPLOY: ForceOnForceState._on_deploy,
-    D_HIDE: ForceOnForceState._on_hide,
-    D_ATTACH: ForceOnForceState._on_attach,
-    D_AIRSTRIKE: ForceOnForceState._on_airstrike,
-    D_OVERWATCH: ForceOnForceState._on_overwatch,
-    D_SELECT: ForceOnForceState._on_select,
-    D_ACTION: ForceOnForceState._on_action,
-    D_MOVE: ForceOnForceState._on_move,
-    D_TARGET: ForceOnForceState._on_target,
-    D_SPLIT_TARGET: ForceOnForceState._on_split_target,
-    D_SPLIT_COUNT: ForceOnForceState._on_split_count,
-    D_SPLIT_SUPPORT: ForceOnForceState._on_split_support,
-    D_HANDOFF: ForceOnForceState._on_handoff,
-    D_DECLARE: ForceOnForceState._on_declare,
-    D_OW: ForceOnForceState._on_ow,
-    D_RETURN: ForceOnForceState._on_return,
-    D_FOW_UNIT: ForceOnForceState._on_fow_unit,
-    D_FOW_POINT: ForceOnForceState._on_fow_point,
-    D_CALL_MEDIC: ForceOnForceState._on_call_medic,
-    D_WALKING_WOUNDED: ForceOnForceState._on_walking_wounded,
-}
-_STEPS = {
-    ST_SETUP: ForceOnForceState._st_setup,
-    ST_TURN_START: ForceOnForceState._st_turn_start,
-    ST_OVERWATCH: ForceOnForceState._st_overwatch,
-    ST_SELECT: ForceOnForceState._st_select,
-    ST_END_ACTIVATION: ForceOnForceState._st_end_activation,
-    ST_DECLARE: ForceOnForceState._st_declare,
-    ST_OW: ForceOnForceState._st_ow,
-    ST_ROLL: ForceOnForceState._st_roll,
-    ST_RESOLVE: ForceOnForceState._st_resolve,
-    ST_RETURNS: ForceOnForceState._st_returns,
-    ST_AFTER_WINDOW: ForceOnForceState._st_after_window,
-    ST_END_TURN: ForceOnForceState._st_end_turn,
-    ST_FIRST_AID: ForceOnForceState._st_first_aid,
-}
+
+_KINDS = kind_table(MODULES, len(KIND_NAMES))  # decision kind -> its DecisionKind (None: "terminal")
+_STEPS = step_table(MODULES)  # automatic step -> its function

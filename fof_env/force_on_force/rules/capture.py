@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from fof_env.force_on_force import events as ev
 from fof_env.force_on_force.constants import CAPTURED, CONTACT_IN, DOWN, SERIOUS
+from fof_env.force_on_force.rule_module import RuleModule
 
 
 class Capture:
@@ -20,3 +21,6 @@ class Capture:
                 f[CAPTURED] += f[DOWN] + f[SERIOUS]
                 f[DOWN] = f[SERIOUS] = 0
                 self.events.append(ev.Note(f"{self.UNIT_NAMES[u]} captures the casualties of {self.UNIT_NAMES[m]}"))
+
+
+MODULE = RuleModule("capture", Capture)

@@ -12,10 +12,8 @@ from __future__ import annotations
 
 from fof_env.core.downed_pilot import flee_point, within
 from fof_env.force_on_force import events as ev
-from fof_env.force_on_force.constants import (
-    CONTACT_IN,
-    D_ACTION,
-)
+from fof_env.force_on_force.constants import CONTACT_IN, D_ACTION, D_HANDOFF
+from fof_env.force_on_force.rule_module import DecisionKind, RuleModule, actor_context, actor_side
 
 
 class DownedPilot:
@@ -31,6 +29,10 @@ class DownedPilot:
             for t in self.SIDE_UNITS[self.sc.pilot.side]
             if t != u and self.active(t) and within(dist, self.pos[t], CONTACT_IN)
         ]
+
+    def _handoff_actions(self) -> list[int]:
+        """``handoff_target``: the friendly units near enough to take the pilot."""
+        return [self.UNIT0 + t for t in self._handoff_targets()]
 
     def _on_handoff(self, action: int) -> None:
         t = action - self.UNIT0
@@ -79,3 +81,11 @@ class DownedPilot:
         if self.pilot_exit:
             vp += rule.early_escort_vp if self.pilot_exit < rule.early_escort_before_turn else rule.escort_vp
         return vp
+
+
+MODULE = RuleModule(
+    "downed_pilot",
+    DownedPilot,
+    kinds=(DecisionKind(D_HANDOFF, DownedPilot._handoff_actions, DownedPilot._on_handoff, actor_side,
+                        actor_context),),
+)  # fmt: skip

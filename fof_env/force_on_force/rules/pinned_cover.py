@@ -22,6 +22,7 @@ The engine calls :meth:`PinnedCover.pin` wherever a unit becomes pinned (``fire.
 from __future__ import annotations
 
 from fof_env.force_on_force import combat
+from fof_env.force_on_force.rule_module import RuleModule
 
 
 class PinnedCover:
@@ -38,3 +39,6 @@ class PinnedCover:
             return
         if self.roll(self.tq[u], "quality check to get In Cover (pinned)") >= combat.SUCCESS:
             self.in_cover[u] = 1
+
+
+MODULE = RuleModule("pinned_cover", PinnedCover)

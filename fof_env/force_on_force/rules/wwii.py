@@ -54,6 +54,7 @@ from fof_env.force_on_force.constants import (
     ST_FIRST_AID,
     W_FIRE,
 )
+from fof_env.force_on_force.rule_module import DecisionKind, RuleModule, actor_side
 
 # 004 "World War Two Weapon Teams": the weapon-team dice of each kind of MG, and the 003 support class
 # that gives those dice (rulings R48)
@@ -144,6 +145,14 @@ class WwiiInfantry:
         self.aid_used = []
         self._after_casualty_checks()
 
+    def _call_medic_actions(self) -> list[int]:
+        """``call_medic``: which medic treats the unit, or none (rulings R45)."""
+        return [self.UNIT0 + m for m in self.medic_units(self.actor)] + [self.PASS]
+
+    def _walking_wounded_actions(self) -> list[int]:
+        """``walking_wounded``: stay and fight, or make his way to the rear (rulings R46)."""
+        return [self.HOLD, self.EXIT]
+
     def _on_call_medic(self, action: int) -> None:
         u = self.actor
         medic = -1
@@ -230,3 +239,26 @@ class WwiiInfantry:
         if self.interrupted >= 0 or self.win_kind == W_FIRE:
             return [a for a in out if a != self.INT_MOVE]
         return [a for a in out if a == self.PASS]
+
+
+def _call_medic_context(state, ctx) -> None:
+    ctx["unit"] = state.UNIT_NAMES[state.actor]
+    ctx["casualties"] = state.figs[state.actor][DOWN]
+
+
+def _walking_wounded_context(state, ctx) -> None:
+    ctx["unit"] = state.UNIT_NAMES[state.actor]
+    ctx["walking_wounded"] = state.aid_ww
+
+
+MODULE = RuleModule(
+    "wwii_first_aid",
+    WwiiInfantry,
+    kinds=(
+        DecisionKind(D_CALL_MEDIC, WwiiInfantry._call_medic_actions, WwiiInfantry._on_call_medic, actor_side,
+                     _call_medic_context),
+        DecisionKind(D_WALKING_WOUNDED, WwiiInfantry._walking_wounded_actions, WwiiInfantry._on_walking_wounded,
+                     actor_side, _walking_wounded_context),
+    ),
+    steps={ST_FIRST_AID: WwiiInfantry._st_first_aid},
+)  # fmt: skip

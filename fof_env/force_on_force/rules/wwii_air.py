@@ -40,6 +40,7 @@ from typing import Any
 from fof_env.force_on_force import combat
 from fof_env.force_on_force import events as ev
 from fof_env.force_on_force.constants import ST_OVERWATCH
+from fof_env.force_on_force.rule_module import RuleModule
 
 ASSETS_FILE = Path(__file__).resolve().parent.parent / "data" / "wwii_air_assets.json"
 DANGER_CLOSE_IN = 8.0  # 004: "the Danger Close distance is extended from 4" to 8.""
@@ -155,3 +156,6 @@ class WWIICloseAirSupport:
         for u in range(self.NUM_UNITS):
             if self.active(u) and dist[self.pos[u]][at] <= asset.radius_in + 1e-9:
                 self._attack(u, asset.firepower, asset.die, -1, asset.name)
+
+
+MODULE = RuleModule("wwii_close_air_support", WWIICloseAirSupport)

@@ -46,6 +46,7 @@ from fof_env.core.tabletop import COVER_DICE
 from fof_env.force_on_force import combat
 from fof_env.force_on_force import events as ev
 from fof_env.force_on_force.constants import D_FOW_POINT, D_FOW_UNIT
+from fof_env.force_on_force.rule_module import RuleModule
 
 DECK_FILE = Path(__file__).resolve().parent.parent / "data" / "wwii_fog_of_war.json"
 DECK_TABLE = "wwii_deck"  # the scenario's ``fog_of_war.table`` that switches the deck on
@@ -291,7 +292,7 @@ class WWIIFogDeck:
             self._played(drawer, spec, why)
             return
         self.fow_queue.pop(0)
-        getattr(self, "_card_" + spec.effect)(side, spec)
+        IMMEDIATE_EFFECTS[spec.effect](self, side, spec)
 
     def _played(self, side: int, spec: CardSpec, target: str = "") -> None:
         self.events.append(FogCardPlayed(self.SIDES[side], spec.key, target))
@@ -615,6 +616,27 @@ class WWIIFogDeck:
         other._mask_cache = None
 
 
+# the effect key of each card resolved at once with no decision (``data/wwii_fog_of_war.json``) -> its rule
+IMMEDIATE_EFFECTS = {
+    "bell_tolls": WWIIFogDeck._card_bell_tolls,
+    "grounded": WWIIFogDeck._card_grounded,
+    "tougher": WWIIFogDeck._card_tougher,
+    "poorly_supplied": WWIIFogDeck._card_poorly_supplied,
+    "morale_down": WWIIFogDeck._card_morale_down,
+    "colonel": WWIIFogDeck._card_colonel,
+    "gremlins": WWIIFogDeck._card_gremlins,
+    "boom": WWIIFogDeck._card_boom,
+    "incoming": WWIIFogDeck._card_incoming,
+    "friendly_fire": WWIIFogDeck._card_friendly_fire,
+    "give_em_hell": WWIIFogDeck._card_give_em_hell,
+}
+# the effects resolved through a decision or by the card reserves (``_resolve_card``), and the held cards'
+DECISION_EFFECTS = ("reserve", "asset", "swiss_cheese", "fire", "marker")
+HELD_EFFECTS = ("excellent_position", "medic")
+
+MODULE = RuleModule("wwii_fog", WWIIFogDeck)
+
+
 def check_card_invariant(state) -> None:
     """Deck + hands + discards always equal the deck list (fuzz invariant)."""
     c = state.cards
@@ -765,3 +787,4 @@ def write_cards(s) -> dict:
     if c.hell:
         out["give_em_hell"] = [s.UNIT_NAMES[u] for u in c.hell]
     return out
+

@@ -32,6 +32,7 @@ from fof_env.core.errors import PositionError
 from fof_env.force_on_force import combat
 from fof_env.force_on_force import events as ev
 from fof_env.force_on_force.constants import D_ACTION, KIA, LIGHT, OK, TACTICAL_IN
+from fof_env.force_on_force.rule_module import RuleModule
 
 # 004 "GUIDELINES FOR SETTING WWII VEHICLE DEFENSE": (dice, die type)
 DEFENSE = {"protected": (2, 6), "light": (3, 6), "medium": (3, 8), "heavy": (4, 10), "extra_heavy": (5, 12)}
@@ -500,6 +501,8 @@ def encode_vehicles(s, player: int, order, hidden_from_player) -> list[float]:
                 st.applied, st.buttoned, math.cos(angle), math.sin(angle))  # fmt: skip
     return out
 
+
+MODULE = RuleModule("wwii_vehicles", WWIIVehicles)
 
 __all__ = ["WWIIVehicles", "VehicleSpec", "VehicleState", "vehicle_spec", "initial_state", "damage_chart",
            "DEFENSE", "GUNS", "AT_WEAPONS", "CREW_CONFIDENCE"]  # fmt: skip
