@@ -17,7 +17,7 @@ from fof_env.force_on_force.constants import (
     OK,
     SERIOUS,
 )
-from fof_env.force_on_force.rule_module import RuleModule
+from fof_env.force_on_force.rule_module import TURN, RuleModule, unit_flag
 
 
 class CasualtiesAndMorale:
@@ -87,4 +87,4 @@ class CasualtiesAndMorale:
         self.kind = D_ACTION
 
 
-MODULE = RuleModule("casualties", CasualtiesAndMorale)
+MODULE = RuleModule("casualties", CasualtiesAndMorale, slots=(unit_flag("pinned", TURN),))

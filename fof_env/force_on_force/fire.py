@@ -15,7 +15,16 @@ from fof_env.force_on_force.constants import (
     ST_END_ACTIVATION,
     W_FIRE,
 )
-from fof_env.force_on_force.rule_module import DecisionKind, RuleModule, actor_context, actor_side
+from fof_env.force_on_force.rule_module import (
+    LIST,
+    TURN,
+    DecisionKind,
+    RuleModule,
+    actor_context,
+    actor_side,
+    context,
+    unit_flag,
+)
 
 
 class FireResolution:
@@ -393,5 +402,12 @@ MODULE = RuleModule(
                      actor_side, actor_context),
         DecisionKind(D_SPLIT_SUPPORT, FireResolution._split_support_actions, FireResolution._on_split_support,
                      actor_side, _support_context),
+    ),
+    slots=(
+        unit_flag("fires", TURN),  # fires made this turn
+        unit_flag("in_cover", TURN),  # passed the Quality Check for In Cover (R23)
+        context("targets", LIST),  # the declared fire's targets
+        context("split_counts", LIST),  # figures' dice given to each extra target
+        context("split_alloc", LIST),  # the target of each support weapon
     ),
 )  # fmt: skip

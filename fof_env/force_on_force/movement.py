@@ -16,7 +16,7 @@ from fof_env.force_on_force.constants import (
     TACTICAL_IN,
     W_MOVE,
 )
-from fof_env.force_on_force.rule_module import DecisionKind, RuleModule
+from fof_env.force_on_force.rule_module import TURN, DecisionKind, RuleModule, context, unit_flag
 
 
 class Movement:
@@ -142,4 +142,11 @@ MODULE = RuleModule(
     Movement,
     kinds=(DecisionKind(D_MOVE, Movement._move_choices, Movement._on_move, lambda s: s.UNIT_SIDE[s.mover],
                         _move_context),),
+    slots=(
+        unit_flag("moved", TURN),  # 0 not moved, 1 Tactical, 2 Rapid this turn
+        unit_flag("rmoves", TURN),  # reaction moves this turn
+        context("mover"),  # the unit whose move destination is asked (-1: none)
+        context("move_reaction"),
+        context("tactical_only"),
+    ),
 )  # fmt: skip

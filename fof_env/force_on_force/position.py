@@ -56,11 +56,9 @@ from fof_env.force_on_force.constants import (
     FIGURE_STATES,
     ST_OVERWATCH,
     ST_SELECT,
-    ST_SETUP,
     TERMINAL,
 )
-from fof_env.force_on_force.rules.wwii_fog import CardState, deck_on, full_deck, read_cards, write_cards
-from fof_env.force_on_force.rules.wwii_vehicles import initial_state as initial_vehicle
+from fof_env.force_on_force.rules.wwii_fog import read_cards, write_cards
 from fof_env.force_on_force.rules.wwii_vehicles import read_vehicle, write_vehicle
 
 _KEYS = {"game", "options", "stage", "turn", "initiative", "portion", "units", "pilot", "amped_up", "table",
@@ -82,52 +80,13 @@ _SUPPLY = {"poor": -1, "low": -1, "normal": 0, "high": 1}
 
 
 def blank_state(game, setup):
-    """A state of the game's state class with every slot at its default (no units on the table, turn 0)."""
+    """A state of the game's state class with every slot at its default (no units on the table, turn 0): the
+    default each module declares for its slots (:class:`~fof_env.force_on_force.rule_module.Slot`)."""
     s = game.state_class.__new__(game.state_class)
-    n = s.NUM_UNITS
     s.game = game
     s.sc = setup
-    s.full = game.rules == "full"
-    s.fow_on = game.fog_of_war
-    s.capture_on = setup.capture_side >= 0
-    s.ambush_on = setup.ambush_side >= 0
-    prof = setup.profiles
-    s.pos = [-1] * n
-    s.figs = [[0] * len(FIGURE_STATES) for _ in range(n)]
-    s.tq = [p.tq for p in prof]
-    s.morale = [p.morale for p in prof]
-    s.armor = [p.armor for p in prof]
-    s.support = tuple(p.support for p in prof)
-    s.supply = [p.supply for p in prof]
-    for name in ("excellent", "medic", "ammo", "tough", "activated", "moved", "fires", "rmoves", "failed",
-                 "reacted", "pinned", "overwatch", "hidden", "in_cover", "mad", "react_only"):  # fmt: skip
-        setattr(s, name, [0] * n)
-    s.aid_queue = []  # rule module wwii_first_aid: the turn's first aid checks (rules/wwii.py)
-    s.aid_used = []
-    s.aid_phase = 0
-    s.aid_ww = 0
-    s.veh = [initial_vehicle(v, setup.edges[s.UNIT_SIDE[u]]) if v is not None else None
-             for u, v in enumerate(setup.vehicles)] if setup.vehicles else [None] * n  # rules/wwii_vehicles.py
-    s.amped = [0, 0]
-    s.turn = 0
-    s.initiative = setup.first_initiative
-    s.portion = 0
-    s.first_fire = 0
-    s.pilot_pos = setup.pilot.start if setup.pilot is not None else -1
-    s.pilot_unit = -1
-    s.contact = 0
-    s.pilot_exit = 0
-    s.leader_unit = -1
-    s.kind = AUTO
-    s.step = ST_SETUP
-    s.setup_stage = 0
-    s.auto_win = 0
-    s.airstrike = 0
-    s.queue = []
-    s.ret_queue = []
-    s.fow_queue = []
-    s.cards = CardState(deck=full_deck()) if deck_on(game) else None  # unshuffled (rules/wwii_fog.py)
-    s.cas_left = setup.cas.sorties if setup.cas is not None else 0  # close air support (rules/wwii_air.py)
+    for slot in s._BLANK:
+        setattr(s, slot.name, slot.initial(s))
     s._clear_context()
     return s
 

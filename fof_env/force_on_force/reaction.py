@@ -41,7 +41,16 @@ from fof_env.force_on_force.constants import (
     W_FIRE,
     W_MOVE,
 )
-from fof_env.force_on_force.rule_module import DecisionKind, RuleModule, queued_unit_side
+from fof_env.force_on_force.rule_module import (
+    LIST,
+    TURN,
+    DecisionKind,
+    RuleModule,
+    Slot,
+    context,
+    queued_unit_side,
+    unit_flag,
+)
 
 
 class ReactionWindow:
@@ -321,4 +330,17 @@ MODULE = RuleModule(
         ST_RETURNS: ReactionWindow._st_returns,
         ST_AFTER_WINDOW: ReactionWindow._st_after_window,
     },
+    slots=(
+        unit_flag("failed", TURN),  # failed a reaction test to interrupt: no more interrupts this turn
+        unit_flag("reacted", TURN),
+        context("entries", LIST),  # the window's (unit, role, target, ambush), in order of resolution
+        context("qi"),  # the next entry to resolve
+        Slot("ret_queue", LIST, default=()),  # (firer, fired on) pairs that may fire back
+        context("win_kind"),  # W_MOVE / W_FIRE: what the actor declared
+        context("win_dest"),  # a declared move's destination
+        context("interrupted"),  # the Overwatch unit being interrupted (step 4), -1: none
+        context("exchanged", LIST),  # (firer, target) shots of this window
+        context("after_move"),  # the actor fires after its move
+        context("after_fire"),  # the actor moves after its fire (R13)
+    ),
 )  # fmt: skip

@@ -10,6 +10,10 @@ method's name:
   legal actions, the function applying the chosen one, the function naming the player who decides and the
   function adding the decision's context. A kind has exactly one owner (:func:`kind_table` refuses two).
 * ``steps``: the automatic steps of the turn machine (``state.kind == AUTO``) the module runs, by step number.
+* ``slots``: the state the module keeps (:class:`Slot`): each slot's name, how a clone copies it, whether it
+  is a list by unit, when it is cleared, and its value in a blank state. The state's ``__slots__``, ``clone``,
+  the flags cleared at the end of a turn and the flags cleared for a unit entering play are assembled from
+  these declarations.
 * ``mixin``: the class whose methods the state has (the module's queries, handlers and hooks); None for a
   module of plain functions.
 """
@@ -41,6 +45,50 @@ class DecisionKind:
     context: Context | None = None
 
 
+# how a clone copies a slot
+VALUE = "value"  # shared: an immutable value (a number, a tuple, a NamedTuple) or the game's static set-up
+LIST = "list"  # a list of immutable values: the clone gets a shallow copy
+ROWS = "rows"  # a list of lists: the clone copies every row
+BOOKKEEPING = "bookkeeping"  # the kernel's own (game, dice, history, events ...): State._copy_bookkeeping
+# when a slot's per-unit flags are cleared (to 0)
+TURN = "turn"  # at the end of every turn, for every unit (and for a unit entering play)
+UNIT = "unit"  # for a unit entering play with its order of battle (a card reserve placed, a re-sampled Hidden unit)
+NO_DEFAULT = object()
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One slot of the state. ``default`` is its value in a blank state (before the position is read): a
+    constant (for a ``per_unit`` slot every unit's value; for a ``LIST`` slot the list's items, copied), or a
+    function of the blank state (``state.game`` and ``state.sc`` set) giving the value; NO_DEFAULT: set by the
+    engine itself (``_clear_context``, the position reader)."""
+
+    name: str
+    copy: str = VALUE
+    per_unit: bool = False
+    reset: str = ""  # "", TURN or UNIT (per-unit flags only)
+    default: Any = NO_DEFAULT
+
+    def initial(self, state) -> Any:
+        """The slot's value in the blank ``state``."""
+        d = self.default
+        if callable(d):
+            return d(state)
+        if self.per_unit:
+            return [d] * state.NUM_UNITS
+        return list(d) if self.copy == LIST else d
+
+
+def unit_flag(name: str, reset: str = "") -> Slot:
+    """A per-unit 0/1 flag or count (0 for every unit in a blank state), cleared as ``reset`` says."""
+    return Slot(name, LIST, per_unit=True, reset=reset, default=0)
+
+
+def context(name: str, copy: str = VALUE) -> Slot:
+    """A slot of the decision context, set by ``_clear_context`` when an activation ends."""
+    return Slot(name, copy)
+
+
 @dataclass(frozen=True)
 class RuleModule:
     """What one module of the engine declares (see the module docstring)."""
@@ -49,6 +97,20 @@ class RuleModule:
     mixin: type | None = None
     kinds: tuple[DecisionKind, ...] = ()
     steps: dict[int, Step] = field(default_factory=dict)
+    slots: tuple[Slot, ...] = ()
+
+
+def slot_table(modules: Iterable[RuleModule], core: tuple[Slot, ...] = ()) -> tuple[Slot, ...]:
+    """The ``core`` slots, then every module's, in module order (ValueError for a name declared twice)."""
+    out = list(core)
+    owners = {slot.name: "the state" for slot in core}
+    for module in modules:
+        for slot in module.slots:
+            if slot.name in owners:
+                raise ValueError(f"state slot {slot.name!r} is declared by {owners[slot.name]} and {module.name}")
+            owners[slot.name] = module.name
+            out.append(slot)
+    return tuple(out)
 
 
 def kind_table(modules: Iterable[RuleModule], size: int) -> tuple[DecisionKind | None, ...]:

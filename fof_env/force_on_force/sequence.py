@@ -26,11 +26,16 @@ from fof_env.force_on_force.constants import (
     TERMINAL,
 )
 from fof_env.force_on_force.rule_module import (
+    LIST,
+    TURN,
     DecisionKind,
     RuleModule,
+    Slot,
     actor_context,
     actor_side,
+    context,
     queued_unit_side,
+    unit_flag,
 )
 
 
@@ -275,8 +280,7 @@ class TurnSequence:
         """End Phase: pins, Overwatch and lost firepower recover (000 turn sequence)."""
         if self.cards is not None and self.cards.hell:  # Give 'em Hell!'s TQ check (rulings R63)
             self._give_em_hell_checks()
-        for name in ("activated", "moved", "fires", "rmoves", "failed", "reacted", "pinned", "overwatch",
-                     "in_cover", "mad", "react_only"):  # fmt: skip
+        for name in self._TURN_FLAGS:  # the per-unit flags the modules clear each turn (their slots' TURN)
             setattr(self, name, [0] * self.NUM_UNITS)
         if self.sc.vehicles:  # buttoned-up tanks spot anew each turn (R85)
             self._afv_end_turn()
@@ -341,4 +345,17 @@ MODULE = RuleModule(
         ST_END_ACTIVATION: TurnSequence._st_end_activation,
         ST_END_TURN: TurnSequence._st_end_turn,
     },
+    slots=(
+        Slot("turn", default=0),
+        Slot("initiative", default=lambda s: s.sc.first_initiative),
+        Slot("portion", default=0),  # 0: the initiative side's units activate, 1: the other side's
+        Slot("first_fire", default=0),  # the initiative side must open fire (R11)
+        Slot("leader_unit", default=-1),  # the unit the attachment joined
+        Slot("setup_stage", default=0),  # the set-up step (``sc.deployment``) under way
+        Slot("queue", LIST, default=()),  # units to deploy / to ask in a reaction window
+        unit_flag("activated", TURN),
+        unit_flag("overwatch", TURN),
+        context("actor"),  # the activated unit (-1: none)
+        context("free_used"),  # bits of the free actions it took (spot 1, escort 2, handoff 4, hatch 64)
+    ),
 )  # fmt: skip

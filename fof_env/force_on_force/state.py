@@ -18,12 +18,18 @@ The engine is composed of modules, each declaring itself as a
 method's name:
 
 * the state class: the modules' mixins (their queries, handlers and hooks) over :class:`~fof_env.core.game.State`;
+* the state's slots: :data:`CORE_SLOTS` (the game, the units' points, figures and profile values, the turn
+  machine, the kernel's bookkeeping) then each module's declared slots; ``clone`` copies each as its
+  declaration says (lists shallow, figure rows each, values shared), the flags a module declares for the turn
+  are cleared at the end of each turn (``_TURN_FLAGS``) and those it declares for the unit are cleared for a
+  unit that enters play anew (``_UNIT_FLAGS``); a blank state takes every declared default
+  (:func:`fof_env.force_on_force.position.blank_state`);
 * the decision table: each decision kind's legal-action generator, handler, owner (the player deciding) and
   context, registered by the one module that owns the kind (``_legal_actions``, ``_apply``,
   ``current_player`` and ``decision`` read it);
 * the turn machine: each automatic step's function, registered by its module (``_run``).
 
-This module holds the state's slots, the queries shared by every module, and the driver.
+This module holds the core slots, the queries shared by every module, and the driver.
 
 Players are the scenario's two sides (0 and 1, in the file's order); units are numbered in
 the file's order (:mod:`~fof_env.force_on_force.layout`), and the action space is laid out
@@ -84,14 +90,52 @@ from fof_env.force_on_force.constants import (
     KIND_NAMES,
     LIGHT,
     OK,
+    ST_SETUP,
     TERMINAL,
 )
 from fof_env.force_on_force.modules import MODULES
-from fof_env.force_on_force.rule_module import kind_table, step_table
+from fof_env.force_on_force.rule_module import (
+    BOOKKEEPING,
+    LIST,
+    NO_DEFAULT,
+    ROWS,
+    TURN,
+    UNIT,
+    VALUE,
+    Slot,
+    kind_table,
+    slot_table,
+    step_table,
+)
 from fof_env.force_on_force.rules.wwii_fog import SHUFFLE, FogCardDrawn
 from fof_env.force_on_force.victory import count_victory_term, held_points
 
 _COUNT_TEXT = re.compile(r"n[1-9][0-9]?", re.ASCII)  # "n1" .. "n11": a split-fire count
+
+
+def _profiles(field: str):
+    """The default of a per-unit slot read from the units' profiles (``sc.profiles``)."""
+    return lambda s: [getattr(p, field) for p in s.sc.profiles]
+
+
+# the state's own slots: the game, the units on the table, the turn machine, the kernel's bookkeeping
+CORE_SLOTS = (
+    Slot("game", BOOKKEEPING),
+    Slot("sc", VALUE),  # the game's static set-up (Setup)
+    Slot("full", VALUE, default=lambda s: s.game.rules == "full"),
+    Slot("pos", LIST, per_unit=True, default=-1),  # each unit's point, -1: off the table
+    Slot("figs", ROWS, default=lambda s: [[0] * len(FIGURE_STATES) for _ in range(s.NUM_UNITS)]),
+    Slot("tq", LIST, per_unit=True, default=_profiles("tq")),
+    Slot("morale", LIST, per_unit=True, default=_profiles("morale")),
+    Slot("armor", LIST, per_unit=True, default=_profiles("armor")),
+    Slot("support", VALUE, default=lambda s: tuple(p.support for p in s.sc.profiles)),  # by unit, best first
+    Slot("supply", LIST, per_unit=True, default=_profiles("supply")),
+    Slot("kind", VALUE, default=AUTO),  # the decision kind now (AUTO: the turn machine runs)
+    Slot("step", VALUE, default=ST_SETUP),  # the turn machine's next automatic step
+    *(Slot(name, BOOKKEEPING) for name in ("dice", "history", "events", "_rolls", "_start", "_legal_cache",
+                                           "_mask_cache")),
+)  # fmt: skip
+_SLOTS = slot_table(MODULES, CORE_SLOTS)
 
 
 class ForceOnForceState(*(m.mixin for m in MODULES if m.mixin is not None), State):
@@ -101,47 +145,14 @@ class ForceOnForceState(*(m.mixin for m in MODULES if m.mixin is not None), Stat
     which adds the layout's numbers (``PASS``, ``UNIT0``, ``UNIT_NAMES`` ...) as class attributes.
     """
 
-    __slots__ = (
-        # static for the game
-        "game", "sc", "full", "fow_on", "capture_on", "ambush_on",
-        # per unit, persistent
-        "pos", "figs", "tq", "morale", "armor", "support", "supply", "excellent", "medic", "ammo", "tough",
-        # per unit, this turn
-        "activated", "moved", "fires", "rmoves", "failed", "reacted", "pinned", "overwatch", "hidden",
-        "in_cover", "mad", "react_only",
-        "veh",  # per AFV: its VehicleState (rules/wwii_vehicles.py), None for other units
-        # side and game
-        "amped", "turn", "initiative", "portion", "first_fire", "pilot_pos", "pilot_unit", "contact",
-        "pilot_exit", "leader_unit", "kind", "step", "setup_stage", "auto_win", "airstrike",
-        "cards",  # the WWII Fog of War deck's CardState (rules/wwii_fog.py), None without the deck
-        "cas_left",  # WWII close air support: sorties left (rules/wwii_air.py), 0 without it
-        # decision context
-        "queue", "actor", "free_used", "mover", "move_reaction", "tactical_only", "targets", "split_counts",
-        "split_alloc", "win_kind", "win_dest", "entries", "qi", "ret_queue", "fow_queue", "after_move",
-        "after_fire", "interrupted", "exchanged", "aid_queue", "aid_used", "aid_phase", "aid_ww",
-        # bookkeeping
-        "dice", "history", "events", "_rolls", "_start", "_legal_cache", "_mask_cache",
-    )  # fmt: skip
-
-    _LIST_SLOTS = (
-        "pos", "tq", "morale", "armor", "supply", "excellent", "medic", "ammo", "tough", "activated",
-        "moved", "fires", "rmoves", "failed", "reacted", "pinned", "overwatch", "hidden", "in_cover", "mad",
-        "amped", "queue", "targets", "split_counts", "split_alloc", "entries", "ret_queue", "fow_queue", "exchanged",
-        "react_only", "aid_queue", "aid_used", "veh",
-    )  # fmt: skip
-    _SCALAR_SLOTS = (
-        "sc", "full", "fow_on", "capture_on", "ambush_on", "support", "turn", "initiative", "portion",
-        "first_fire", "pilot_pos", "pilot_unit", "contact", "pilot_exit", "leader_unit", "kind", "step",
-        "setup_stage", "auto_win", "airstrike", "cards", "cas_left", "actor", "free_used", "mover", "move_reaction",
-        "tactical_only", "win_kind", "win_dest", "qi", "after_move", "after_fire", "interrupted", "aid_phase",
-        "aid_ww",
-    )  # fmt: skip
-
-    # per-unit flags and counts a unit's history sets (cleared for a re-sampled hidden unit)
-    _UNIT_FLAGS = (
-        "excellent", "medic", "ammo", "tough", "activated", "moved", "fires", "rmoves", "failed", "reacted",
-        "pinned", "overwatch", "in_cover", "mad", "react_only",
-    )  # fmt: skip
+    __slots__ = tuple(slot.name for slot in _SLOTS)
+    _LIST_SLOTS = tuple(slot.name for slot in _SLOTS if slot.copy == LIST)  # a clone copies each list
+    _SCALAR_SLOTS = tuple(slot.name for slot in _SLOTS if slot.copy == VALUE)  # a clone shares each value
+    _ROW_SLOTS = tuple(slot.name for slot in _SLOTS if slot.copy == ROWS)  # a clone copies each row
+    _BLANK = tuple(slot for slot in _SLOTS if slot.default is not NO_DEFAULT)  # set by a blank state
+    # per-unit flags and counts a unit's history sets (cleared for a re-sampled hidden unit or a unit entering)
+    _UNIT_FLAGS = tuple(slot.name for slot in _SLOTS if slot.per_unit and slot.reset in (TURN, UNIT))
+    _TURN_FLAGS = tuple(slot.name for slot in _SLOTS if slot.per_unit and slot.reset == TURN)  # cleared each turn
 
     def clone(self) -> ForceOnForceState:
         other = type(self).__new__(type(self))
@@ -150,7 +161,8 @@ class ForceOnForceState(*(m.mixin for m in MODULES if m.mixin is not None), Stat
             setattr(other, name, getattr(self, name)[:])
         for name in self._SCALAR_SLOTS:
             setattr(other, name, getattr(self, name))
-        other.figs = [f[:] for f in self.figs]
+        for name in self._ROW_SLOTS:
+            setattr(other, name, [row[:] for row in getattr(self, name)])
         return other
 
     @property

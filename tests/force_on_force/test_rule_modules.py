@@ -10,13 +10,23 @@ import pytest
 from fof_env.force_on_force import state as state_module
 from fof_env.force_on_force.constants import KIND_NAMES, TERMINAL
 from fof_env.force_on_force.modules import MODULES
-from fof_env.force_on_force.rule_module import DecisionKind, RuleModule, kind_table, step_table
+from fof_env.force_on_force.rule_module import (
+    LIST,
+    ROWS,
+    DecisionKind,
+    RuleModule,
+    Slot,
+    kind_table,
+    slot_table,
+    step_table,
+)
 from fof_env.force_on_force.rules.wwii_fog import (
     DECISION_EFFECTS,
     HELD_EFFECTS,
     IMMEDIATE_EFFECTS,
     card_specs,
 )
+from fof_env.force_on_force.state import ForceOnForceState
 
 PACKAGE = Path(state_module.__file__).resolve().parent
 
@@ -64,3 +74,51 @@ def _built_name_lookups(path: Path) -> list[str]:
 def test_no_handler_is_found_by_a_built_name():
     found = [hit for path in sorted(PACKAGE.rglob("*.py")) for hit in _built_name_lookups(path)]
     assert found == []
+
+
+def _mid_game(name: str, seed: int, decisions: int):
+    """A state ``decisions`` uniformly random decisions into a seeded game of ``name``."""
+    import random
+
+    from fof_env.core.registry import make_game
+
+    state = make_game(name).new_initial_state(seed)
+    rng = random.Random(seed)
+    for _ in range(decisions):
+        if state.is_terminal:
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+def test_the_state_slots_are_the_modules_declarations_each_once():
+    names = [slot.name for slot in state_module._SLOTS]
+    assert len(names) == len(set(names)) and tuple(names) == ForceOnForceState.__slots__
+    declared = {slot.name: m.name for m in MODULES for slot in m.slots}
+    assert declared["pilot_pos"] == "downed_pilot" and declared["cards"] == "wwii_fog" and declared["veh"] == "wwii_vehicles"
+    with pytest.raises(ValueError, match="declared by the state and m"):
+        slot_table((RuleModule("m", slots=(Slot("pos"),)),), state_module.CORE_SLOTS)
+
+
+@pytest.mark.parametrize("name", ["lost_and_found", "wwii_hedgerow_hamlet"])
+def test_a_clone_shares_no_list_and_equals_its_original(name):
+    state = _mid_game(name, 3, 60)
+    other = state.clone()
+    assert other.fingerprint() == state.fingerprint()
+    for slot in state_module._SLOTS:
+        if slot.copy in (LIST, ROWS):
+            assert getattr(other, slot.name) is not getattr(state, slot.name), slot.name
+        if slot.copy == ROWS:
+            assert all(a is not b for a, b in zip(getattr(other, slot.name), getattr(state, slot.name), strict=True))
+
+
+def test_the_end_of_a_turn_clears_every_flag_declared_for_the_turn():
+    state = _mid_game("lost_and_found", 5, 40)
+    for name in ForceOnForceState._TURN_FLAGS:
+        getattr(state, name)[0] = 1
+    state.turn = 2
+    state._st_end_turn()
+    assert ForceOnForceState._TURN_FLAGS and all(not any(getattr(state, n)) for n in ForceOnForceState._TURN_FLAGS)
+    assert {"activated", "pinned", "react_only"} <= set(ForceOnForceState._TURN_FLAGS)
+    assert "excellent" in ForceOnForceState._UNIT_FLAGS and "excellent" not in ForceOnForceState._TURN_FLAGS
+

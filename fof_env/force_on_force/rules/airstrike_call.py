@@ -7,7 +7,7 @@ from __future__ import annotations
 from fof_env.force_on_force import combat
 from fof_env.force_on_force import events as ev
 from fof_env.force_on_force.constants import D_AIRSTRIKE, ST_OVERWATCH
-from fof_env.force_on_force.rule_module import DecisionKind, RuleModule
+from fof_env.force_on_force.rule_module import DecisionKind, RuleModule, Slot
 
 
 class AirstrikeCall:
@@ -48,4 +48,5 @@ MODULE = RuleModule(
     AirstrikeCall,
     kinds=(DecisionKind(D_AIRSTRIKE, AirstrikeCall._airstrike_actions, AirstrikeCall._on_airstrike,
                         _airstrike_owner),),
+    slots=(Slot("airstrike", default=0),),  # the air strike was called in: the scenario ended
 )  # fmt: skip

@@ -6,7 +6,7 @@ from __future__ import annotations
 from fof_env.force_on_force import combat
 from fof_env.force_on_force import events as ev
 from fof_env.force_on_force.constants import D_ACTION, D_HIDE, ST_SETUP
-from fof_env.force_on_force.rule_module import DecisionKind, RuleModule
+from fof_env.force_on_force.rule_module import DecisionKind, RuleModule, Slot, unit_flag
 
 
 class Ambush:
@@ -52,4 +52,5 @@ MODULE = RuleModule(
     "ambush",
     Ambush,
     kinds=(DecisionKind(D_HIDE, Ambush._hide_actions, Ambush._on_hide, lambda s: s.sc.ambush_side),),
+    slots=(Slot("ambush_on", default=lambda s: s.sc.ambush_side >= 0), unit_flag("hidden")),
 )

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from fof_env.force_on_force import events as ev
 from fof_env.force_on_force.constants import CAPTURED, CONTACT_IN, DOWN, SERIOUS
-from fof_env.force_on_force.rule_module import RuleModule
+from fof_env.force_on_force.rule_module import RuleModule, Slot
 
 
 class Capture:
@@ -23,4 +23,4 @@ class Capture:
                 self.events.append(ev.Note(f"{self.UNIT_NAMES[u]} captures the casualties of {self.UNIT_NAMES[m]}"))
 
 
-MODULE = RuleModule("capture", Capture)
+MODULE = RuleModule("capture", Capture, slots=(Slot("capture_on", default=lambda s: s.sc.capture_side >= 0),))

@@ -4,8 +4,8 @@ him; he moves with the unit he is with and may be handed to another unit nearby;
 wiped out he flees to cover away from the nearest enemy; VP for contact and for the escort, and an
 automatic victory for the other side if he is still on the table at the deadline.
 
-The module's state lives in the state's slots ``pilot_pos``, ``pilot_unit``, ``contact`` and
-``pilot_exit`` (all inert, -1 / 0, in a scenario without the rule); its settings are
+The module declares its state slots (``MODULE``): ``pilot_pos``, ``pilot_unit``, ``contact``, ``pilot_exit``
+and ``auto_win`` (all inert, -1 / 0, in a scenario without the rule); its settings are
 ``state.sc.pilot`` (:class:`~fof_env.force_on_force.game.PilotRule`)."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from fof_env.core.downed_pilot import flee_point, within
 from fof_env.force_on_force import events as ev
 from fof_env.force_on_force.constants import CONTACT_IN, D_ACTION, D_HANDOFF
-from fof_env.force_on_force.rule_module import DecisionKind, RuleModule, actor_context, actor_side
+from fof_env.force_on_force.rule_module import DecisionKind, RuleModule, Slot, actor_context, actor_side
 
 
 class DownedPilot:
@@ -88,4 +88,11 @@ MODULE = RuleModule(
     DownedPilot,
     kinds=(DecisionKind(D_HANDOFF, DownedPilot._handoff_actions, DownedPilot._on_handoff, actor_side,
                         actor_context),),
+    slots=(
+        Slot("pilot_pos", default=lambda s: s.sc.pilot.start if s.sc.pilot is not None else -1),  # -1: off
+        Slot("pilot_unit", default=-1),  # the unit he is with
+        Slot("contact", default=0),  # a rescuing unit has made contact
+        Slot("pilot_exit", default=0),  # the turn he was escorted off (0: not yet)
+        Slot("auto_win", default=0),  # still on the table at the deadline: his hunters' automatic victory
+    ),
 )  # fmt: skip

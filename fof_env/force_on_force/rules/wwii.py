@@ -54,7 +54,15 @@ from fof_env.force_on_force.constants import (
     ST_FIRST_AID,
     W_FIRE,
 )
-from fof_env.force_on_force.rule_module import DecisionKind, RuleModule, actor_side
+from fof_env.force_on_force.rule_module import (
+    LIST,
+    TURN,
+    DecisionKind,
+    RuleModule,
+    Slot,
+    actor_side,
+    unit_flag,
+)
 
 # 004 "World War Two Weapon Teams": the weapon-team dice of each kind of MG, and the 003 support class
 # that gives those dice (rulings R48)
@@ -261,4 +269,11 @@ MODULE = RuleModule(
                      actor_side, _walking_wounded_context),
     ),
     steps={ST_FIRST_AID: WwiiInfantry._st_first_aid},
+    slots=(
+        unit_flag("react_only", TURN),  # may only react to fire this turn (R44)
+        Slot("aid_queue", LIST, default=()),  # units still to make their first aid checks
+        Slot("aid_used", LIST, default=()),  # medics (and units with one attached) that treated this turn
+        Slot("aid_phase", default=0),  # 1: the head unit's medic call is settled
+        Slot("aid_ww", default=0),  # walking wounded of the head unit still to decide
+    ),
 )  # fmt: skip

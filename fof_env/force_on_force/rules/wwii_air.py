@@ -40,7 +40,7 @@ from typing import Any
 from fof_env.force_on_force import combat
 from fof_env.force_on_force import events as ev
 from fof_env.force_on_force.constants import ST_OVERWATCH
-from fof_env.force_on_force.rule_module import RuleModule
+from fof_env.force_on_force.rule_module import RuleModule, Slot
 
 ASSETS_FILE = Path(__file__).resolve().parent.parent / "data" / "wwii_air_assets.json"
 DANGER_CLOSE_IN = 8.0  # 004: "the Danger Close distance is extended from 4" to 8.""
@@ -158,4 +158,8 @@ class WWIICloseAirSupport:
                 self._attack(u, asset.firepower, asset.die, -1, asset.name)
 
 
-MODULE = RuleModule("wwii_close_air_support", WWIICloseAirSupport)
+MODULE = RuleModule(
+    "wwii_close_air_support",
+    WWIICloseAirSupport,
+    slots=(Slot("cas_left", default=lambda s: s.sc.cas.sorties if s.sc.cas is not None else 0),),  # sorties left
+)

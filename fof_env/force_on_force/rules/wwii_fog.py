@@ -46,7 +46,7 @@ from fof_env.core.tabletop import COVER_DICE
 from fof_env.force_on_force import combat
 from fof_env.force_on_force import events as ev
 from fof_env.force_on_force.constants import D_FOW_POINT, D_FOW_UNIT
-from fof_env.force_on_force.rule_module import RuleModule
+from fof_env.force_on_force.rule_module import RuleModule, Slot
 
 DECK_FILE = Path(__file__).resolve().parent.parent / "data" / "wwii_fog_of_war.json"
 DECK_TABLE = "wwii_deck"  # the scenario's ``fog_of_war.table`` that switches the deck on
@@ -634,7 +634,12 @@ IMMEDIATE_EFFECTS = {
 DECISION_EFFECTS = ("reserve", "asset", "swiss_cheese", "fire", "marker")
 HELD_EFFECTS = ("excellent_position", "medic")
 
-MODULE = RuleModule("wwii_fog", WWIIFogDeck)
+MODULE = RuleModule(
+    "wwii_fog",
+    WWIIFogDeck,
+    # the deck, unshuffled until set-up ends (None: no deck in this game)
+    slots=(Slot("cards", default=lambda s: CardState(deck=full_deck()) if deck_on(s.game) else None),),
+)
 
 
 def check_card_invariant(state) -> None:

@@ -32,7 +32,7 @@ from fof_env.core.errors import PositionError
 from fof_env.force_on_force import combat
 from fof_env.force_on_force import events as ev
 from fof_env.force_on_force.constants import D_ACTION, KIA, LIGHT, OK, TACTICAL_IN
-from fof_env.force_on_force.rule_module import RuleModule
+from fof_env.force_on_force.rule_module import LIST, RuleModule, Slot
 
 # 004 "GUIDELINES FOR SETTING WWII VEHICLE DEFENSE": (dice, die type)
 DEFENSE = {"protected": (2, 6), "light": (3, 6), "medium": (3, 8), "heavy": (4, 10), "extra_heavy": (5, 12)}
@@ -502,7 +502,19 @@ def encode_vehicles(s, player: int, order, hidden_from_player) -> list[float]:
     return out
 
 
-MODULE = RuleModule("wwii_vehicles", WWIIVehicles)
+def _initial_vehicles(s) -> list[VehicleState | None]:
+    """By unit: an AFV's VehicleState as the scenario sets it up, None for other units."""
+    specs = s.sc.vehicles
+    if not specs:
+        return [None] * s.NUM_UNITS
+    return [initial_state(v, s.sc.edges[s.UNIT_SIDE[u]]) if v is not None else None for u, v in enumerate(specs)]
+
+
+MODULE = RuleModule(
+    "wwii_vehicles",
+    WWIIVehicles,
+    slots=(Slot("veh", LIST, per_unit=True, default=_initial_vehicles),),
+)
 
 __all__ = ["WWIIVehicles", "VehicleSpec", "VehicleState", "vehicle_spec", "initial_state", "damage_chart",
            "DEFENSE", "GUNS", "AT_WEAPONS", "CREW_CONFIDENCE"]  # fmt: skip
