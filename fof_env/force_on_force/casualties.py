@@ -25,6 +25,20 @@ class CasualtiesAndMorale:
 
     __slots__ = ()
 
+    def pin(self, u: int) -> None:
+        """Pin unit ``u`` (000: "the unit is pinned and may conduct no further actions until the end of the
+        turn"); for a unit newly pinned the active modules' ``unit_pinned`` hooks run."""
+        if self.pinned[u]:
+            return
+        self.pinned[u] = 1
+        for hook in self.sc.hooks.unit_pinned:
+            hook(self, u)
+
+    def _wiped_out(self, u: int) -> None:
+        """Fire has left unit ``u`` with no effective figure: the active modules' ``unit_wiped`` hooks run."""
+        for hook in self.sc.hooks.unit_wiped:
+            hook(self, u)
+
     def _take_hits(self, t: int, hits: int) -> None:
         f = self.figs[t]
         for _ in range(hits):

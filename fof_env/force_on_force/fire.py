@@ -375,9 +375,9 @@ class FireResolution:
                 passed = combat.morale_passed(rolls)
                 self.events.append(ev.MoraleChecked(self.UNIT_NAMES[t], tuple(rolls), passed))
                 if not passed:
-                    self.pin(t)  # and its Quality Check for In Cover (rules/pinned_cover.py, R54)
-            elif self.pilot_unit == t:
-                self._pilot_flees()
+                    self.pin(t)
+            else:
+                self._wiped_out(t)
 
 
 def _target_context(state, ctx) -> None:

@@ -111,11 +111,9 @@ class Movement:
         self.excellent[u] = 0
         self.in_cover[u] = 0
         self.hidden[u] = 0
-        if self.sc.vehicles:  # an AFV faces the way it moved (R81)
-            self._afv_moved(u, here, dest)
         self.pos[u] = dest
-        if self.pilot_unit == u:
-            self._pilot_follows(u, dest)
+        for hook in self.sc.hooks.unit_moved:  # an AFV faces the way it moved, the pilot moves with his unit
+            hook(self, u, here, dest)
         if dest < 0 or not self.active(u):
             return
         dist = self.sc.table.dist[dest]
@@ -123,11 +121,8 @@ class Movement:
             if self.hidden[t] and self.pos[t] == dest and self.UNIT_SIDE[t] != self.UNIT_SIDE[u]:
                 self.hidden[t] = 0
                 self.events.append(ev.Note(f"{self.UNIT_NAMES[u]} runs into hidden {self.UNIT_NAMES[t]}"))
-        side = self.UNIT_SIDE[u]
-        if self.sc.pilot is not None and side == self.sc.pilot.side:
-            self._pilot_contact(u, dest, dist)
-        elif self.capture_on and side == self.sc.capture_side:
-            self._capture(u, dist)
+        for hook in self.sc.hooks.unit_arrived:  # contact with the pilot, capture
+            hook(self, u, dist)
 
 
 def _move_context(state, ctx) -> None:

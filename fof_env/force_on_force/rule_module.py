@@ -14,6 +14,9 @@ method's name:
   is a list by unit, when it is cleared, and its value in a blank state. The state's ``__slots__``, ``clone``,
   the flags cleared at the end of a turn and the flags cleared for a unit entering play are assembled from
   these declarations.
+* ``hooks``: the module's functions for the engine's named hook points (:data:`HOOK_POINTS`), which the
+  shared code calls at that point of play for every module the scenario switches on (``active``); a rule
+  that only reacts to what happens in play is one file with no edit elsewhere.
 * ``mixin``: the class whose methods the state has (the module's queries, handlers and hooks); None for a
   module of plain functions.
 """
@@ -89,15 +92,65 @@ def context(name: str, copy: str = VALUE) -> Slot:
     return Slot(name, copy)
 
 
+# the engine's hook points: where the shared code calls them, and with what
+HOOK_POINTS = {
+    "unit_pinned": "(state, u): unit u has just become pinned (a failed morale check, a crew bailing out)",
+    "unit_moved": "(state, u, here, dest): u has moved from point here to dest (-1: off its edge); pos is dest",
+    "unit_arrived": "(state, u, dist): active unit u stands at a point of the table after a move, Hidden "
+                    "units there revealed; dist is the table's distance row of that point",
+    "unit_wiped": "(state, u): fire has left unit u with no effective figure",
+    "turn_ended": "(state): the End Phase, after the turn's flags are cleared",
+    "turn_end_victory": "(state) -> bool: at the end of a turn, True ends the scenario now (a victory "
+                        "condition met); the first hook that says so ends it",
+    "victory_points": "(state, vp): add the module's VP to the list vp (by side)",
+    "auto_victory": "(state) -> int: the side that has won outright (-1: none)",
+    "score": "(state, score): add the module's entries to the score dict",
+}
+
+
+@dataclass(frozen=True)
+class Hooks:
+    """The hook functions of a game's active modules, by hook point (module order)."""
+
+    unit_pinned: tuple[Callable, ...] = ()
+    unit_moved: tuple[Callable, ...] = ()
+    unit_arrived: tuple[Callable, ...] = ()
+    unit_wiped: tuple[Callable, ...] = ()
+    turn_ended: tuple[Callable, ...] = ()
+    turn_end_victory: tuple[Callable, ...] = ()
+    victory_points: tuple[Callable, ...] = ()
+    auto_victory: tuple[Callable, ...] = ()
+    score: tuple[Callable, ...] = ()
+
+
 @dataclass(frozen=True)
 class RuleModule:
-    """What one module of the engine declares (see the module docstring)."""
+    """What one module of the engine declares (see the module docstring). ``active(setup)``: whether a
+    game's set-up (:class:`~fof_env.force_on_force.game.Setup`) switches the module on (None: always); only
+    an active module's hooks run."""
 
     name: str
     mixin: type | None = None
     kinds: tuple[DecisionKind, ...] = ()
     steps: dict[int, Step] = field(default_factory=dict)
     slots: tuple[Slot, ...] = ()
+    hooks: dict[str, Callable] = field(default_factory=dict)
+    active: Callable[[Any], bool] | None = None
+
+    def __post_init__(self) -> None:
+        unknown = set(self.hooks) - set(HOOK_POINTS)
+        if unknown:
+            raise ValueError(f"rule module {self.name}: no hook point {sorted(unknown)}; points: {list(HOOK_POINTS)}")
+
+
+def hook_table(modules: Iterable[RuleModule], setup) -> Hooks:
+    """The hooks of the modules ``setup`` switches on, by hook point, in module order."""
+    points: dict[str, list[Callable]] = {point: [] for point in HOOK_POINTS}
+    for module in modules:
+        if module.active is None or module.active(setup):
+            for point, hook in module.hooks.items():
+                points[point].append(hook)
+    return Hooks(**{point: tuple(hooks) for point, hooks in points.items()})
 
 
 def slot_table(modules: Iterable[RuleModule], core: tuple[Slot, ...] = ()) -> tuple[Slot, ...]:

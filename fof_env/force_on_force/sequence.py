@@ -278,19 +278,13 @@ class TurnSequence:
 
     def _st_end_turn(self) -> None:
         """End Phase: pins, Overwatch and lost firepower recover (000 turn sequence)."""
-        if self.cards is not None and self.cards.hell:  # Give 'em Hell!'s TQ check (rulings R63)
-            self._give_em_hell_checks()
         for name in self._TURN_FLAGS:  # the per-unit flags the modules clear each turn (their slots' TURN)
             setattr(self, name, [0] * self.NUM_UNITS)
-        if self.sc.vehicles:  # buttoned-up tanks spot anew each turn (R85)
-            self._afv_end_turn()
-        pilot = self.sc.pilot
-        if pilot is not None and self.turn >= pilot.deadline_turn and self.pilot_pos >= 0:
-            self.auto_win = 1  # "Pilot still on table at end of Turn 8: VICTORY!"
-            self.events.append(ev.Note(f"the pilot is still on the table at the end of turn {self.turn}"))
-            self._finish()
-        elif self.turn >= self.sc.turns:
-            self._finish()
+        hooks = self.sc.hooks
+        for hook in hooks.turn_ended:  # Give 'em Hell!'s TQ check (R63), tanks spot anew (R85) ...
+            hook(self)
+        if any(hook(self) for hook in hooks.turn_end_victory) or self.turn >= self.sc.turns:
+            self._finish()  # a victory condition met (the pilot on the table at the deadline), or the last turn
         else:
             self.step = ST_TURN_START
 
@@ -315,7 +309,8 @@ class TurnSequence:
         self._check_casualties(final=True)
         vp = self.victory_points()
         names = [side.name for side in self.sc.sides]
-        auto = f" ({names[1 - self.sc.pilot.side]} automatic victory)" if self.auto_win else ""
+        winner = self.auto_victor()
+        auto = f" ({names[winner]} automatic victory)" if winner >= 0 else ""
         self.events.append(ev.Note(f"scenario over: {names[0]} {vp[0]} VP, {names[1]} {vp[1]} VP{auto}"))
         self.kind = TERMINAL
 

@@ -12,8 +12,8 @@ The engine is composed of modules, each declaring itself as a
 :mod:`~fof_env.force_on_force.casualties` (hits, morale, casualty checks, escorts),
 :mod:`~fof_env.force_on_force.movement`, :mod:`~fof_env.force_on_force.fog`
 (the D10 Fog of War table) and the scenario rule modules of :mod:`fof_env.force_on_force.rules`
-(``ambush``, ``downed_pilot``, ``irregulars``, ``out_of_contact`` ...), which a scenario switches on, and
-:mod:`~fof_env.force_on_force.rules.pinned_cover` (a full-rules module, always on). The module list is
+(``ambush``, ``downed_pilot``, ``irregulars``, ``out_of_contact`` ...), which a scenario switches on (or the
+full rules always apply). The module list is
 :data:`fof_env.force_on_force.modules.MODULES`; from it this module builds, and nothing is looked up by a
 method's name:
 
@@ -27,7 +27,11 @@ method's name:
 * the decision table: each decision kind's legal-action generator, handler, owner (the player deciding) and
   context, registered by the one module that owns the kind (``_legal_actions``, ``_apply``,
   ``current_player`` and ``decision`` read it);
-* the turn machine: each automatic step's function, registered by its module (``_run``).
+* the turn machine: each automatic step's function, registered by its module (``_run``);
+* the hooks: each game's set-up holds, by hook point (``unit_pinned``, ``unit_moved``, ``unit_arrived``,
+  ``unit_wiped``, ``turn_ended``, ``turn_end_victory``, ``victory_points``, ``auto_victory``, ``score``:
+  :data:`~fof_env.force_on_force.rule_module.HOOK_POINTS`), the hook functions of the modules its scenario
+  switches on (``state.sc.hooks``); the shared code calls them there and names no rule module.
 
 This module holds the core slots, the queries shared by every module, and the driver.
 
@@ -219,24 +223,34 @@ class ForceOnForceState(*(m.mixin for m in MODULES if m.mixin is not None), Stat
             if held is None and term.kind == "feature_held":
                 held = held_points(self)
             vp[term.side] += term.points * count_victory_term(self, term, held)
-        if self.sc.pilot is not None:
-            vp[self.sc.pilot.side] += self._pilot_vp()
+        for hook in self.sc.hooks.victory_points:  # the rule modules' terms (the downed pilot's VP)
+            hook(self, vp)
         return vp[0], vp[1]
+
+    def auto_victor(self) -> int:
+        """The side that has won outright by a rule module's condition (the downed pilot's hunters), -1: none."""
+        for hook in self.sc.hooks.auto_victory:
+            side = hook(self)
+            if side >= 0:
+                return side
+        return -1
 
     @property
     def score(self) -> dict[str, int]:
-        """Both sides' VP (``<side>_vp``) and, with the downed pilot rule, the hunters' automatic victory."""
+        """Both sides' VP (``<side>_vp``) and the rule modules' entries (the downed pilot rule: the hunters'
+        automatic victory, ``<side>_auto_victory``)."""
         vp = self.victory_points()
         out = {f"{self.SIDES[0]}_vp": vp[0], f"{self.SIDES[1]}_vp": vp[1]}
-        if self.sc.pilot is not None:
-            out[f"{self.SIDES[1 - self.sc.pilot.side]}_auto_victory"] = int(self.auto_win)
+        for hook in self.sc.hooks.score:
+            hook(self, out)
         return out
 
     def returns(self) -> tuple[float, float]:
         if self.kind != TERMINAL:
             return (0.0, 0.0)
-        if self.auto_win:  # the pilot still on the table at the deadline: his hunters win
-            return (1.0, -1.0) if self.sc.pilot.side == 1 else (-1.0, 1.0)
+        winner = self.auto_victor()  # e.g. the pilot still on the table at the deadline: his hunters win
+        if winner >= 0:
+            return (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
         tal, usmc = self.victory_points()
         if tal > usmc:
             return (1.0, -1.0)

@@ -122,3 +122,14 @@ def test_the_end_of_a_turn_clears_every_flag_declared_for_the_turn():
     assert {"activated", "pinned", "react_only"} <= set(ForceOnForceState._TURN_FLAGS)
     assert "excellent" in ForceOnForceState._UNIT_FLAGS and "excellent" not in ForceOnForceState._TURN_FLAGS
 
+
+def test_only_the_modules_a_scenario_switches_on_have_their_hooks_run():
+    from fof_env.core.registry import make_game
+
+    lost, raid = make_game("lost_and_found").setup.hooks, make_game("compound_raid").setup.hooks
+    assert [h.__name__ for h in lost.turn_end_victory] == ["_deadline"]  # the downed pilot's deadline
+    assert raid.turn_end_victory == () and raid.unit_moved == ()  # no pilot, no AFV in Compound Raid
+    assert [h.__name__ for h in raid.unit_pinned] == ["take_cover_check"]  # pinned In Cover: always on
+    assert make_game("lost_and_found", capture=False).setup.hooks.unit_arrived == lost.unit_arrived[1:]
+    with pytest.raises(ValueError, match="no hook point"):
+        RuleModule("m", hooks={"unit_teleported": print})

@@ -23,4 +23,18 @@ class Capture:
                 self.events.append(ev.Note(f"{self.UNIT_NAMES[u]} captures the casualties of {self.UNIT_NAMES[m]}"))
 
 
-MODULE = RuleModule("capture", Capture, slots=(Slot("capture_on", default=lambda s: s.sc.capture_side >= 0),))
+def _capture_on_arrival(state, u: int, dist) -> None:
+    """A unit of the capturing side arrives (not the downed pilot's rescuers: they take him along instead)."""
+    side = state.UNIT_SIDE[u]
+    pilot = state.sc.pilot
+    if side == state.sc.capture_side and not (pilot is not None and side == pilot.side):
+        state._capture(u, dist)
+
+
+MODULE = RuleModule(
+    "capture",
+    Capture,
+    slots=(Slot("capture_on", default=lambda s: s.sc.capture_side >= 0),),
+    hooks={"unit_arrived": _capture_on_arrival},
+    active=lambda sc: sc.capture_side >= 0,
+)

@@ -83,6 +83,42 @@ class DownedPilot:
         return vp
 
 
+def _follow(state, u: int, _here: int, dest: int) -> None:
+    if state.pilot_unit == u:
+        state._pilot_follows(u, dest)
+
+
+def _contact(state, u: int, dist) -> None:
+    if state.UNIT_SIDE[u] == state.sc.pilot.side:
+        state._pilot_contact(u, state.pos[u], dist)
+
+
+def _flee(state, u: int) -> None:
+    if state.pilot_unit == u:
+        state._pilot_flees()
+
+
+def _deadline(state) -> bool:
+    """ "Pilot still on table at end of Turn 8: VICTORY!" (for his hunters)."""
+    if state.turn >= state.sc.pilot.deadline_turn and state.pilot_pos >= 0:
+        state.auto_win = 1
+        state.events.append(ev.Note(f"the pilot is still on the table at the end of turn {state.turn}"))
+        return True
+    return False
+
+
+def _add_vp(state, vp: list[int]) -> None:
+    vp[state.sc.pilot.side] += state._pilot_vp()
+
+
+def _hunters_won(state) -> int:
+    return 1 - state.sc.pilot.side if state.auto_win else -1
+
+
+def _score(state, out: dict[str, int]) -> None:
+    out[f"{state.SIDES[1 - state.sc.pilot.side]}_auto_victory"] = int(state.auto_win)
+
+
 MODULE = RuleModule(
     "downed_pilot",
     DownedPilot,
@@ -95,4 +131,14 @@ MODULE = RuleModule(
         Slot("pilot_exit", default=0),  # the turn he was escorted off (0: not yet)
         Slot("auto_win", default=0),  # still on the table at the deadline: his hunters' automatic victory
     ),
+    hooks={
+        "unit_moved": _follow,
+        "unit_arrived": _contact,
+        "unit_wiped": _flee,
+        "turn_end_victory": _deadline,
+        "victory_points": _add_vp,
+        "auto_victory": _hunters_won,
+        "score": _score,
+    },
+    active=lambda sc: sc.pilot is not None,
 )  # fmt: skip

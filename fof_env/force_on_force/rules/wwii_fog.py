@@ -381,8 +381,8 @@ class WWIIFogDeck:
         hits = sum(1 for r in rolls if r < combat.SUCCESS)
         if hits:
             self._take_hits(t, hits)
-            if not self.effective(t) and self.pilot_unit == t:
-                self._pilot_flees()
+            if not self.effective(t):
+                self._wiped_out(t)
 
     def _fires_as_infantry(self, u: int) -> bool:
         """An infantry unit (not a crewed AFV) with a figure that shoots (a medic does not: R47)."""
@@ -634,9 +634,16 @@ IMMEDIATE_EFFECTS = {
 DECISION_EFFECTS = ("reserve", "asset", "swiss_cheese", "fire", "marker")
 HELD_EFFECTS = ("excellent_position", "medic")
 
+def _give_em_hell(state) -> None:
+    if state.cards is not None and state.cards.hell:  # Give 'em Hell!'s TQ check at the turn's end (R63)
+        state._give_em_hell_checks()
+
+
 MODULE = RuleModule(
     "wwii_fog",
     WWIIFogDeck,
+    hooks={"turn_ended": _give_em_hell},
+    active=lambda sc: sc.layout.fog_deck,
     # the deck, unshuffled until set-up ends (None: no deck in this game)
     slots=(Slot("cards", default=lambda s: CardState(deck=full_deck()) if deck_on(s.game) else None),),
 )

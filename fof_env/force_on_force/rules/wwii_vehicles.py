@@ -299,7 +299,7 @@ class WWIIVehicles:
         self.events.append(ev.MoraleChecked(name, tuple(rolls), passed))
         if not passed:
             self.veh[t] = self.veh[t]._replace(bailed=1, buttoned=0, spotted=0)
-            self.pin(t)  # the crew on foot: its Quality Check for In Cover (R54)
+            self.pin(t)  # the crew on foot, pinned like any infantry unit (the unit_pinned hooks run)
             self.events.append(ev.Note(f"the crew of {name} bails out"))
 
     def _attack_commander(self, t: int, fp: int, tq: int, shooter: str) -> None:
@@ -514,6 +514,9 @@ MODULE = RuleModule(
     "wwii_vehicles",
     WWIIVehicles,
     slots=(Slot("veh", LIST, per_unit=True, default=_initial_vehicles),),
+    # an AFV faces the way it moved (R81); buttoned-up tanks spot anew each turn (R85)
+    hooks={"unit_moved": WWIIVehicles._afv_moved, "turn_ended": WWIIVehicles._afv_end_turn},
+    active=lambda sc: bool(sc.vehicles),
 )
 
 __all__ = ["WWIIVehicles", "VehicleSpec", "VehicleState", "vehicle_spec", "initial_state", "damage_chart",
