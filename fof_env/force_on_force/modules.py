@@ -2,7 +2,10 @@
 in the order the state composes them (concern modules first, then the scenario rule modules).
 
 Adding a rule module is adding its ``MODULE`` here; :mod:`fof_env.force_on_force.state` builds its class, its
-decision-kind table and its turn machine from this list alone.
+slots, its decision-kind table, its turn machine and each game's hooks from this list alone, and
+:mod:`fof_env.force_on_force.observation` the pieces after the board. The order is the order of the hooks at
+each hook point and of the modules' observation pieces (``vehicles``, ``first_aid``, ``cards``): moving a
+module with a piece changes the observation layout of the scenarios that have it.
 """
 
 from __future__ import annotations
@@ -38,8 +41,8 @@ MODULES: tuple[RuleModule, ...] = (
     irregulars.MODULE,
     out_of_contact.MODULE,
     pinned_cover.MODULE,
-    wwii.MODULE,
     wwii_vehicles.MODULE,
+    wwii.MODULE,
     wwii_fog.MODULE,
     wwii_reserves.MODULE,
     wwii_air.MODULE,

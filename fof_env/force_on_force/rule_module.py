@@ -3,8 +3,9 @@
 A module (``sequence``, ``reaction``, ``fire``, ``casualties``, ``movement``, ``fog`` and the rule modules of
 :mod:`fof_env.force_on_force.rules`) ends with one ``MODULE = RuleModule(...)`` record, as an OpenSpiel game
 file ends with its registration; the engine's module list (:mod:`fof_env.force_on_force.modules`) names the
-modules, and :mod:`fof_env.force_on_force.state` builds everything below from it, so nothing is found by a
-method's name:
+modules, and :mod:`fof_env.force_on_force.state` (with :mod:`~fof_env.force_on_force.observation` for the
+pieces and :mod:`~fof_env.force_on_force.position` for the position keys) builds everything below from it, so
+nothing is found by a method's name:
 
 * ``kinds``: the decision kinds the module owns (:class:`DecisionKind`): for each, the function listing its
   legal actions, the function applying the chosen one, the function naming the player who decides and the
@@ -17,6 +18,10 @@ method's name:
 * ``hooks``: the module's functions for the engine's named hook points (:data:`HOOK_POINTS`), which the
   shared code calls at that point of play for every module the scenario switches on (``active``); a rule
   that only reacts to what happens in play is one file with no edit elsewhere.
+* ``pieces``: the module's pieces of the observation (:class:`ObservationPiece`, as OpenSpiel observers name
+  theirs), after the shared pieces, in module order; a layout without the module's rule has none of them.
+* ``position``: the module's keys of the position format (:class:`PositionKeys`), read and written by the
+  module itself.
 * ``mixin``: the class whose methods the state has (the module's queries, handlers and hooks); None for a
   module of plain functions.
 """
@@ -124,6 +129,33 @@ class Hooks:
 
 
 @dataclass(frozen=True)
+class ObservationPiece:
+    """A named piece of the observation that a module adds after the board: ``size(layout)`` its floats in
+    a scenario's layout (0: that layout has no such piece), ``encode(state, player, order)`` its values
+    for ``player`` with the units in ``order`` (the player's own first; None: all zeros)."""
+
+    name: str
+    size: Callable[[Any], int]
+    encode: Callable[[Any, int, tuple[int, ...]], Any]
+
+
+@dataclass(frozen=True)
+class PositionKeys:
+    """The keys a module adds to the position format (:mod:`fof_env.force_on_force.position`): top-level
+    ``keys``, read by ``read(state, position, seed)`` once the board is read (every position but a set-up one;
+    PositionError for a bad value or a key this game has no use for) and written by ``write(state, out)``;
+    per-unit ``unit_keys``, read by ``read_unit(state, u, unit_spec)`` and written by
+    ``write_unit(state, u, unit_out)``."""
+
+    keys: tuple[str, ...] = ()
+    read: Callable[[Any, dict[str, Any], int | None], None] | None = None
+    write: Callable[[Any, dict[str, Any]], None] | None = None
+    unit_keys: tuple[str, ...] = ()
+    read_unit: Callable[[Any, int, dict[str, Any]], None] | None = None
+    write_unit: Callable[[Any, int, dict[str, Any]], None] | None = None
+
+
+@dataclass(frozen=True)
 class RuleModule:
     """What one module of the engine declares (see the module docstring). ``active(setup)``: whether a
     game's set-up (:class:`~fof_env.force_on_force.game.Setup`) switches the module on (None: always); only
@@ -134,6 +166,8 @@ class RuleModule:
     kinds: tuple[DecisionKind, ...] = ()
     steps: dict[int, Step] = field(default_factory=dict)
     slots: tuple[Slot, ...] = ()
+    pieces: tuple[ObservationPiece, ...] = ()
+    position: PositionKeys | None = None
     hooks: dict[str, Callable] = field(default_factory=dict)
     active: Callable[[Any], bool] | None = None
 

@@ -129,7 +129,33 @@ def test_only_the_modules_a_scenario_switches_on_have_their_hooks_run():
     lost, raid = make_game("lost_and_found").setup.hooks, make_game("compound_raid").setup.hooks
     assert [h.__name__ for h in lost.turn_end_victory] == ["_deadline"]  # the downed pilot's deadline
     assert raid.turn_end_victory == () and raid.unit_moved == ()  # no pilot, no AFV in Compound Raid
-    assert [h.__name__ for h in raid.unit_pinned] == ["take_cover_check"]  # pinned In Cover: always on
+    for module in MODULES:  # a module with no switch (the full rules' pinned In Cover) has its hooks everywhere
+        if module.active is None:
+            assert all(hook in getattr(raid, point) for point, hook in module.hooks.items())
     assert make_game("lost_and_found", capture=False).setup.hooks.unit_arrived == lost.unit_arrived[1:]
     with pytest.raises(ValueError, match="no hook point"):
         RuleModule("m", hooks={"unit_teleported": print})
+
+
+def test_the_pieces_after_the_board_are_the_rule_modules_in_module_order():
+    from fof_env.core.registry import make_game
+    from fof_env.force_on_force.observation import pieces
+
+    declared = {p.name: m.name for m in MODULES for p in m.pieces}
+    assert declared == {"vehicles": "wwii_vehicles", "first_aid": "wwii_first_aid", "cards": "wwii_fog"}
+    hedgerow = [name for name, _at, _size in pieces(make_game("wwii_hedgerow_hamlet").layout)]
+    assert hedgerow == ["units", "game", "decision", "board", "vehicles", "first_aid", "cards"]
+    assert [name for name, _at, _size in pieces(make_game("lost_and_found").layout)] == hedgerow[:4]
+
+
+def test_the_position_keys_of_a_rule_are_declared_and_read_by_its_module():
+    from fof_env.core.errors import PositionError
+    from fof_env.core.registry import make_game
+
+    declared = {k: m.name for m in MODULES if m.position for k in (*m.position.keys, *m.position.unit_keys)}
+    assert declared == {"pilot": "downed_pilot", "fog_cards": "wwii_fog", "cas_sorties": "wwii_close_air_support",
+                        "vehicle": "wwii_vehicles"}  # fmt: skip
+    lost = make_game("lost_and_found").state_from_position({"stage": "game_over", "turn": 3, "pilot": {"at": "x05y05"}})
+    assert lost.to_position()["pilot"] == {"at": "x05y05", "with": None, "contact": False, "exited_turn": 0}
+    with pytest.raises(PositionError, match="this scenario has no downed pilot"):
+        make_game("compound_raid").state_from_position({"turn": 1, "pilot": {}})

@@ -10,10 +10,21 @@ and ``auto_win`` (all inert, -1 / 0, in a scenario without the rule); its settin
 
 from __future__ import annotations
 
+from typing import Any
+
 from fof_env.core.downed_pilot import flee_point, within
+from fof_env.core.errors import PositionError
 from fof_env.force_on_force import events as ev
 from fof_env.force_on_force.constants import CONTACT_IN, D_ACTION, D_HANDOFF
-from fof_env.force_on_force.rule_module import DecisionKind, RuleModule, Slot, actor_context, actor_side
+from fof_env.force_on_force.position_fields import count, flag, point
+from fof_env.force_on_force.rule_module import (
+    DecisionKind,
+    PositionKeys,
+    RuleModule,
+    Slot,
+    actor_context,
+    actor_side,
+)
 
 
 class DownedPilot:
@@ -119,6 +130,45 @@ def _score(state, out: dict[str, int]) -> None:
     out[f"{state.SIDES[1 - state.sc.pilot.side]}_auto_victory"] = int(state.auto_win)
 
 
+def read_position(s, position: dict[str, Any], _seed) -> None:
+    """The position's ``pilot`` block (``at``, ``with``, ``contact``, ``exited_turn``; defaults: where the
+    scenario puts him, with no unit)."""
+    setup = s.sc
+    if setup.pilot is None:
+        if "pilot" in position:
+            raise PositionError("position['pilot']: this scenario has no downed pilot")
+        return
+    pilot = position.get("pilot", {})
+    names = s.UNIT_NAMES
+    if not isinstance(pilot, dict) or set(pilot) - {"at", "with", "contact", "exited_turn"}:
+        raise PositionError("position['pilot'] takes 'at', 'with', 'contact', 'exited_turn'")
+    s.pilot_exit = count(pilot.get("exited_turn", 0), "pilot.exited_turn", s.turn)
+    s.pilot_pos = -1 if s.pilot_exit else point(setup, pilot.get("at", setup.table.name(setup.pilot.start)),
+                                                 "pilot.at")  # fmt: skip
+    with_unit = pilot.get("with")
+    if with_unit is not None:
+        rescuers = [names[u] for u in s.SIDE_UNITS[setup.pilot.side]]
+        if not isinstance(with_unit, str) or with_unit not in rescuers:
+            raise PositionError(f"pilot.with must be a {setup.sides[setup.pilot.side].name} unit, got {with_unit!r}")
+        if s.pilot_exit:
+            raise PositionError("pilot.with: the pilot has left the table (exited_turn), so he is with no unit")
+        s.pilot_unit = names.index(with_unit)
+        if s.pos[s.pilot_unit] < 0:
+            raise PositionError(f"pilot.with: {with_unit} is not on the table")
+        s.pilot_pos = s.pos[s.pilot_unit]
+    s.contact = 1 if flag(pilot.get("contact", with_unit is not None), "pilot.contact") else 0
+
+
+def write_position(s, out: dict[str, Any]) -> None:
+    if s.sc.pilot is not None:
+        out["pilot"] = {
+            "at": s.sc.table.name(s.pilot_pos) if s.pilot_pos >= 0 else None,
+            "with": s.UNIT_NAMES[s.pilot_unit] if s.pilot_unit >= 0 else None,
+            "contact": bool(s.contact),
+            "exited_turn": s.pilot_exit,
+        }
+
+
 MODULE = RuleModule(
     "downed_pilot",
     DownedPilot,
@@ -140,5 +190,6 @@ MODULE = RuleModule(
         "auto_victory": _hunters_won,
         "score": _score,
     },
+    position=PositionKeys(("pilot",), read_position, write_position),
     active=lambda sc: sc.pilot is not None,
 )  # fmt: skip

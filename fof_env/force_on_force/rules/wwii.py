@@ -58,6 +58,7 @@ from fof_env.force_on_force.rule_module import (
     LIST,
     TURN,
     DecisionKind,
+    ObservationPiece,
     RuleModule,
     Slot,
     actor_side,
@@ -69,6 +70,7 @@ from fof_env.force_on_force.rule_module import (
 MG_DICE = {"box": 1, "belt_lmg": 2, "strip_mmg": 2, "mmg": 2, "hmg": 3}
 MG_CLASS = {"box": "light", "belt_lmg": "medium", "strip_mmg": "medium", "mmg": "medium", "hmg": "heavy"}
 MEDIC_ROLE = "medic"
+FIRST_AID_FEATURES = 2  # per unit in the observation's ``first_aid`` piece: react_only, medic unit
 
 # results of a first aid check
 DEAD, SERIOUS_WOUND, WALKING_WOUNDED, BACK_UP = "dead", "serious", "walking_wounded", "ok"
@@ -249,6 +251,19 @@ class WwiiInfantry:
         return [a for a in out if a == self.PASS]
 
 
+def encode_first_aid(s, player: int, order) -> list[float]:
+    """The observation's ``first_aid`` piece: per unit in ``order``, may only react to fire this turn (R44) and
+    is a medic unit that may be called (R45); zeros for a unit not in play and a hidden enemy unit."""
+    out = [0.0] * (FIRST_AID_FEATURES * len(order))
+    medic_units = s.sc.medic_units
+    unit_side = s.UNIT_SIDE
+    for i, u in enumerate(order):
+        if any(s.figs[u]) and (unit_side[u] == player or not s.hidden[u]):
+            out[FIRST_AID_FEATURES * i] = s.react_only[u]
+            out[FIRST_AID_FEATURES * i + 1] = float(bool(medic_units) and medic_units[u])
+    return out
+
+
 def _call_medic_context(state, ctx) -> None:
     ctx["unit"] = state.UNIT_NAMES[state.actor]
     ctx["casualties"] = state.figs[state.actor][DOWN]
@@ -269,6 +284,8 @@ MODULE = RuleModule(
                      actor_side, _walking_wounded_context),
     ),
     steps={ST_FIRST_AID: WwiiInfantry._st_first_aid},
+    pieces=(ObservationPiece("first_aid", lambda layout: FIRST_AID_FEATURES * layout.num_units if layout.extra_kinds
+                             else 0, encode_first_aid),),
     slots=(
         unit_flag("react_only", TURN),  # may only react to fire this turn (R44)
         Slot("aid_queue", LIST, default=()),  # units still to make their first aid checks
