@@ -17,12 +17,27 @@ from fof_env.force_on_force.constants import (
     OK,
     SERIOUS,
 )
+from fof_env.force_on_force.rule_module import TURN, RuleModule, unit_flag
 
 
 class CasualtiesAndMorale:
     """Mixin of :class:`~fof_env.force_on_force.state.ForceOnForceState` (see the module docstring)."""
 
     __slots__ = ()
+
+    def pin(self, u: int) -> None:
+        """Pin unit ``u`` (000: "the unit is pinned and may conduct no further actions until the end of the
+        turn"); for a unit newly pinned the active modules' ``unit_pinned`` hooks run."""
+        if self.pinned[u]:
+            return
+        self.pinned[u] = 1
+        for hook in self.sc.hooks.unit_pinned:
+            hook(self, u)
+
+    def _wiped_out(self, u: int) -> None:
+        """Fire has left unit ``u`` with no effective figure: the active modules' ``unit_wiped`` hooks run."""
+        for hook in self.sc.hooks.unit_wiped:
+            hook(self, u)
 
     def _take_hits(self, t: int, hits: int) -> None:
         f = self.figs[t]
@@ -84,3 +99,6 @@ class CasualtiesAndMorale:
                 break
         self.events.append(ev.Note(f"a figure of {self.UNIT_NAMES[u]} escorts a casualty off the table"))
         self.kind = D_ACTION
+
+
+MODULE = RuleModule("casualties", CasualtiesAndMorale, slots=(unit_flag("pinned", TURN),))

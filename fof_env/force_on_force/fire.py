@@ -9,10 +9,21 @@ from fof_env.force_on_force.constants import (
     D_SPLIT_COUNT,
     D_SPLIT_SUPPORT,
     D_SPLIT_TARGET,
+    D_TARGET,
     LIGHT,
     OK,
     ST_END_ACTIVATION,
     W_FIRE,
+)
+from fof_env.force_on_force.rule_module import (
+    LIST,
+    TURN,
+    DecisionKind,
+    RuleModule,
+    actor_context,
+    actor_side,
+    context,
+    unit_flag,
 )
 
 
@@ -209,6 +220,23 @@ class FireResolution:
             and (not self.sc.vehicles or self.afv_may_target(s, t))  # AFVs: R81, R85
         )
 
+    def _target_actions(self) -> list[int]:
+        """``fire_target``: the enemy units in sight; after a move also ``pass`` (no fire)."""
+        out = [self.UNIT0 + t for t in self.fire_targets(self.actor)]
+        return out + [self.PASS] if self.after_move else out
+
+    def _split_target_actions(self) -> list[int]:
+        """``split_target``: another target for a split fire, or ``pass``."""
+        return [self.UNIT0 + t for t in self.fire_targets(self.actor, exclude=tuple(self.targets))] + [self.PASS]
+
+    def _split_count_actions(self) -> list[int]:
+        """``split_dice``: ``n1``.. the figures' dice the newest target may get."""
+        return [self.COUNT0 + n - 1 for n in self._split_counts()]
+
+    def _split_support_actions(self) -> list[int]:
+        """``split_support``: the target the next support weapon fires at."""
+        return sorted(self.UNIT0 + t for t in self.targets)
+
     def _split_counts(self) -> list[int]:
         """Figures' dice the newest extra target may get: the first target keeps at least one
         figure unless the unit has support weapons to give it."""
@@ -347,6 +375,39 @@ class FireResolution:
                 passed = combat.morale_passed(rolls)
                 self.events.append(ev.MoraleChecked(self.UNIT_NAMES[t], tuple(rolls), passed))
                 if not passed:
-                    self.pin(t)  # and its Quality Check for In Cover (rules/pinned_cover.py, R54)
-            elif self.pilot_unit == t:
-                self._pilot_flees()
+                    self.pin(t)
+            else:
+                self._wiped_out(t)
+
+
+def _target_context(state, ctx) -> None:
+    ctx["unit"] = state.UNIT_NAMES[state.actor]
+    ctx["after_move"] = bool(state.after_move)
+
+
+def _support_context(state, ctx) -> None:
+    ctx["unit"] = state.UNIT_NAMES[state.actor]
+    ctx["weapon"] = combat.SUPPORT_NAMES[state.usable_support(state.actor)[len(state.split_alloc)]]
+
+
+MODULE = RuleModule(
+    "fire",
+    FireResolution,
+    kinds=(
+        DecisionKind(D_TARGET, FireResolution._target_actions, FireResolution._on_target, actor_side,
+                     _target_context),
+        DecisionKind(D_SPLIT_TARGET, FireResolution._split_target_actions, FireResolution._on_split_target,
+                     actor_side, actor_context),
+        DecisionKind(D_SPLIT_COUNT, FireResolution._split_count_actions, FireResolution._on_split_count,
+                     actor_side, actor_context),
+        DecisionKind(D_SPLIT_SUPPORT, FireResolution._split_support_actions, FireResolution._on_split_support,
+                     actor_side, _support_context),
+    ),
+    slots=(
+        unit_flag("fires", TURN),  # fires made this turn
+        unit_flag("in_cover", TURN),  # passed the Quality Check for In Cover (R23)
+        context("targets", LIST),  # the declared fire's targets
+        context("split_counts", LIST),  # figures' dice given to each extra target
+        context("split_alloc", LIST),  # the target of each support weapon
+    ),
+)  # fmt: skip

@@ -14,6 +14,7 @@ from fof_env.force_on_force.constants import (
     OK,
     ST_RESOLVE,
 )
+from fof_env.force_on_force.rule_module import LIST, TURN, UNIT, DecisionKind, RuleModule, Slot, unit_flag
 
 
 class FogOfWar:
@@ -141,3 +142,31 @@ class FogOfWar:
             self.pos[r] = point
         self.figs[r][OK] += n
         self.events.append(ev.FogOfWar(4, FOW_RESULTS[4], f"{n} figures at {self.point_name(self.pos[r])}"))
+
+
+def _fow_owner(state) -> int:
+    return state.fow_queue[0][1]
+
+
+def _fow_context(state, ctx) -> None:
+    ctx["result"] = state._fow_result_name()
+
+
+MODULE = RuleModule(
+    "fog",
+    FogOfWar,
+    kinds=(
+        DecisionKind(D_FOW_UNIT, FogOfWar._fow_unit_actions, FogOfWar._on_fow_unit, _fow_owner, _fow_context),
+        DecisionKind(D_FOW_POINT, FogOfWar._fow_point_actions, FogOfWar._on_fow_point, _fow_owner, _fow_context),
+    ),
+    slots=(
+        Slot("fow_on", default=lambda s: s.game.fog_of_war),  # an unmodified 1 calls up Fog of War
+        unit_flag("excellent", UNIT),  # An Excellent Position (results 1, 2)
+        unit_flag("medic", UNIT),  # a Corpsman (result 3)
+        unit_flag("ammo", UNIT),  # Ammunition low (result 10)
+        unit_flag("tough", UNIT),  # Tougher than they look (result 6)
+        unit_flag("mad", TURN),  # Mad Minute (result 8)
+        Slot("amped", LIST, default=(0, 0)),  # by side: Amped up (result 5)
+        Slot("fow_queue", LIST, default=()),  # (result, side) still to resolve
+    ),
+)

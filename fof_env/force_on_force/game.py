@@ -35,7 +35,7 @@ team, two rifle teams, a Sanitaeter, a Panzer IV) among hedgerows in 8 turns, wi
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +45,9 @@ from fof_env.core.options import OptionSpec, check_options
 from fof_env.core.tabletop import Table
 from fof_env.force_on_force import combat
 from fof_env.force_on_force.layout import Layout, state_class
+from fof_env.force_on_force.modules import MODULES
 from fof_env.force_on_force.observation import OBS_VERSION, observation_size
+from fof_env.force_on_force.rule_module import Hooks, hook_table
 from fof_env.force_on_force.rules.wwii import is_medic, mg_support_class
 from fof_env.force_on_force.rules.wwii_air import RULE as RULE_CAS
 from fof_env.force_on_force.rules.wwii_air import cas_rule, radio_units
@@ -125,6 +127,7 @@ class Setup:
     cas: Any = None  # rule module wwii_close_air_support: its CasRule (rules/wwii_air.py, R68-R69)
     radio: tuple[bool, ...] = ()  # by unit, with that rule: a figure of it has the role "radio"
     reserves: tuple[str, ...] = ()  # by unit: the WWII Fog of War card it is held for, or ""; () without (R70)
+    hooks: Hooks = Hooks()  # the hooks of the rule modules this set-up switches on (rule_module.py)
 
     def side(self, player: int) -> SideSpec:
         return self.sides[player]
@@ -132,8 +135,6 @@ class Setup:
     def with_table(self, table: Table) -> Setup:
         """This set-up on another table of the same grid (positions with custom terrain): every point
         index, so every deployment zone and edge, means the same point."""
-        from dataclasses import replace
-
         return replace(self, table=table)
 
 
@@ -239,7 +240,7 @@ class ForceOnForceGame(Game):
         wwii_aid = _rule_side(sc, "wwii_first_aid", options) >= 0
         medics = tuple(sum(1 for f in u.figures if is_medic(f.role)) if wwii_aid else 0 for u in sc.units)
         medic_units = tuple(bool(n) and n == len(u.figures) for n, u in zip(medics, sc.units, strict=True))
-        return Setup(
+        setup = Setup(
             scenario=sc, layout=layout, table=sc.table, sides=sc.sides, edges=(sc.sides[0].edge, sc.sides[1].edge),
             profiles=profiles, deploy_points=tuple(u.deploy.points if u.deploy else () for u in sc.units),
             deployment=sc.deployment, turns=sc.turns, first_initiative=sc.first_initiative,
@@ -259,6 +260,7 @@ class ForceOnForceGame(Game):
             cas=cas_rule(sc, options), radio=radio_units(sc) if RULE_CAS in sc.rules else (),
             reserves=reserves_of(sc.units),
         )  # fmt: skip
+        return replace(setup, hooks=hook_table(MODULES, setup))
 
     def initial_position(self) -> dict[str, Any]:
         """The scenario before set-up: each side deploys, hides and attaches as its steps say."""

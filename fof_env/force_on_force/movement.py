@@ -16,6 +16,7 @@ from fof_env.force_on_force.constants import (
     TACTICAL_IN,
     W_MOVE,
 )
+from fof_env.force_on_force.rule_module import TURN, DecisionKind, RuleModule, context, unit_flag
 
 
 class Movement:
@@ -110,11 +111,9 @@ class Movement:
         self.excellent[u] = 0
         self.in_cover[u] = 0
         self.hidden[u] = 0
-        if self.sc.vehicles:  # an AFV faces the way it moved (R81)
-            self._afv_moved(u, here, dest)
         self.pos[u] = dest
-        if self.pilot_unit == u:
-            self._pilot_follows(u, dest)
+        for hook in self.sc.hooks.unit_moved:  # an AFV faces the way it moved, the pilot moves with his unit
+            hook(self, u, here, dest)
         if dest < 0 or not self.active(u):
             return
         dist = self.sc.table.dist[dest]
@@ -122,8 +121,27 @@ class Movement:
             if self.hidden[t] and self.pos[t] == dest and self.UNIT_SIDE[t] != self.UNIT_SIDE[u]:
                 self.hidden[t] = 0
                 self.events.append(ev.Note(f"{self.UNIT_NAMES[u]} runs into hidden {self.UNIT_NAMES[t]}"))
-        side = self.UNIT_SIDE[u]
-        if self.sc.pilot is not None and side == self.sc.pilot.side:
-            self._pilot_contact(u, dest, dist)
-        elif self.capture_on and side == self.sc.capture_side:
-            self._capture(u, dist)
+        for hook in self.sc.hooks.unit_arrived:  # contact with the pilot, capture
+            hook(self, u, dist)
+
+
+def _move_context(state, ctx) -> None:
+    ctx["unit"] = state.UNIT_NAMES[state.mover]
+    ctx["reaction"] = bool(state.move_reaction)
+    ctx["tactical_only"] = bool(state.tactical_only)
+    ctx["after_fire"] = bool(state.after_fire)
+
+
+MODULE = RuleModule(
+    "movement",
+    Movement,
+    kinds=(DecisionKind(D_MOVE, Movement._move_choices, Movement._on_move, lambda s: s.UNIT_SIDE[s.mover],
+                        _move_context),),
+    slots=(
+        unit_flag("moved", TURN),  # 0 not moved, 1 Tactical, 2 Rapid this turn
+        unit_flag("rmoves", TURN),  # reaction moves this turn
+        context("mover"),  # the unit whose move destination is asked (-1: none)
+        context("move_reaction"),
+        context("tactical_only"),
+    ),
+)  # fmt: skip

@@ -25,6 +25,10 @@ game). Always from the point of view of ``player``:
   War result one-hot.
 * **board** ``6 x P`` (one value per table point): terrain cover dice / 4, woods, building,
   Exposed, my units, known enemy units.
+The pieces after the board belong to rule modules: each is declared by its module
+(:class:`~fof_env.force_on_force.rule_module.ObservationPiece`: its size in a layout, 0 where the layout lacks
+the rule, and its encoder), in the order of the module list (:mod:`fof_env.force_on_force.modules`):
+
 * **vehicles** ``U x 10``, only in a scenario with WWII AFVs (``layout.vehicles``), units in the
   order above: AFV, defence dice / 5, immobilised, main gun damaged, knocked out, bailed out,
   applied armour, buttoned up, cos and sin of its facing (rules/wwii_vehicles.py); zeros for a
@@ -73,19 +77,21 @@ from fof_env.force_on_force.constants import (
     W_FIRE,
     W_MOVE,
 )
-from fof_env.force_on_force.rules.wwii_fog import card_keys, full_deck
-from fof_env.force_on_force.rules.wwii_vehicles import VEHICLE_FEATURES, encode_vehicles
+from fof_env.force_on_force.modules import MODULES
+from fof_env.force_on_force.rules.wwii import FIRST_AID_FEATURES
+from fof_env.force_on_force.rules.wwii_fog import CARD_EFFECTS, card_features, encode_cards
+
+__all__ = ["OBS_VERSION", "pieces", "piece", "observation_size", "describe", "encode", "unit_row", "card_features",
+           "encode_cards", "CARD_EFFECTS", "FIRST_AID_FEATURES"]  # fmt: skip
 
 OBS_VERSION = 1
 UNIT_FEATURES = 28
 GAME_FEATURES = 16
 BOARD_PLANES = 6
-FIRST_AID_FEATURES = 2  # per unit, with the wwii_first_aid rule module: react_only, medic unit
-CARD_EFFECTS = 11  # the cards piece's lasting public effects (module docstring)
-HAND_SCALE, ENEMY_HAND_SCALE, DISCARD_SCALE = 2, 5, 2  # counts divided by these (the cards piece)
 _ABSENT = (0.0,) * UNIT_FEATURES  # a unit not in play
 _HIDDEN = (0.0,) * 14 + (1.0,) + (0.0,) * (UNIT_FEATURES - 15)  # an enemy unit the player cannot see
 _static_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # table -> its static planes
+_MODULE_PIECES = {p.name: p for m in MODULES for p in m.pieces}  # in module order: the order after the board
 
 
 def pieces(layout) -> list[tuple[str, int, int]]:
@@ -97,22 +103,15 @@ def pieces(layout) -> list[tuple[str, int, int]]:
         ("decision", BASE_KINDS + layout.extra_kinds + 4 * n + 6 + len(FOW_RESULTS)),
         ("board", BOARD_PLANES * layout.num_points),
     ]
-    if layout.vehicles:  # WWII AFVs (rules/wwii_vehicles.py): after the board, so other layouts keep theirs
-        sizes.append(("vehicles", n * VEHICLE_FEATURES))
-    if layout.extra_kinds:  # the wwii_first_aid rule module (rules/wwii.py): late, so other layouts keep theirs
-        sizes.append(("first_aid", n * FIRST_AID_FEATURES))
-    if layout.fog_deck:  # the WWII Fog of War deck (rules/wwii_fog.py): last, so other layouts keep theirs
-        sizes.append(("cards", card_features()))
+    for p in _MODULE_PIECES.values():  # the rule modules' pieces: after the board, so other layouts keep theirs
+        size = p.size(layout)
+        if size:
+            sizes.append((p.name, size))
     out, at = [], 0
     for name, size in sizes:
         out.append((name, at, size))
         at += size
     return out
-
-
-def card_features() -> int:
-    """Floats in the ``cards`` piece: my hand and the discards per card type, two sizes, the effects."""
-    return 2 * len(card_keys()) + 2 + CARD_EFFECTS
 
 
 def _by_identity(fn):
@@ -227,19 +226,10 @@ def encode(s, player: int) -> np.ndarray:
             s.in_cover[u], s.excellent[u], fp, float(s.pilot_unit == u), cover, exposed,
         )  # fmt: skip
     obs[units_at:game_at] = units
-    if layout.vehicles:  # per unit in the same order: its AFV features (rules/wwii_vehicles.py)
-        at, size = piece(layout, "vehicles")
-        obs[at : at + size] = encode_vehicles(s, player, order, lambda u: unit_side[u] != player and s.hidden[u])
-    if layout.extra_kinds:  # per unit in the same order: may only react to fire, is a medic unit (R44, R45)
-        at = piece(layout, "first_aid")[0]
-        medic_units = s.sc.medic_units
-        for i, u in enumerate(order):
-            if any(s.figs[u]) and (unit_side[u] == player or not s.hidden[u]):
-                obs[at + FIRST_AID_FEATURES * i] = s.react_only[u]
-                obs[at + FIRST_AID_FEATURES * i + 1] = float(bool(medic_units) and medic_units[u])
-    if layout.fog_deck and s.cards is not None:
-        at, size = piece(layout, "cards")
-        obs[at : at + size] = encode_cards(s, player)
+    for name, at, size in _pieces(layout)[4:]:  # the rule modules' pieces, units in the same order
+        values = _MODULE_PIECES[name].encode(s, player, order)
+        if values is not None:
+            obs[at : at + size] = values
     vp = s.victory_points()
     turns = s.sc.turns
     pilot_on = s.pilot_pos >= 0
@@ -290,30 +280,3 @@ def encode(s, player: int) -> np.ndarray:
         # the D10 result; with the WWII deck only the holder's own card offer, as its D10 look-alike
         obs[d + (s._card_obs_slot(player) if s.cards is not None else s.fow_queue[0][0])] = 1.0
     return obs
-
-
-def encode_cards(s, player: int) -> list[float]:
-    """The ``cards`` piece of ``player``'s observation (see the module docstring): only what
-    ``fog_cards_seen_by`` lets the player know, so the enemy hand's cards never show."""
-    c = s.cards
-    types = len(card_keys())
-    mine = [0] * types
-    for card in c.hands[player]:
-        mine[card] += 1
-    discards = [0] * types
-    for card in c.discards:
-        discards[card] += 1
-    enemy = 1 - player
-    hell = [s.UNIT_SIDE[u] for u in c.hell]
-    markers = [side for _, side in c.markers]  # the side whose units keep away
-    return [
-        *(min(x, HAND_SCALE) / HAND_SCALE for x in mine),
-        min(len(c.hands[enemy]), ENEMY_HAND_SCALE) / ENEMY_HAND_SCALE,
-        len(c.deck) / len(full_deck()),
-        *(min(x, DISCARD_SCALE) / DISCARD_SCALE for x in discards),
-        float(c.grounded), min(c.gremlins[player], 1), min(c.gremlins[enemy], 1),
-        float(c.colonel == player), float(c.colonel == enemy),
-        min(len(c.swiss), 2) / 2, min(len(c.burning), 2) / 2,
-        min(markers.count(player), 1), min(markers.count(enemy), 1),
-        min(hell.count(player), 1), min(hell.count(enemy), 1),
-    ]  # fmt: skip

@@ -37,6 +37,10 @@ A position describes a state between activations (``activation``: the player of
 ``portion`` selects a unit), the initiative player's Overwatch declaration
 (``overwatch``), the scenario before set-up (``setup``), or a finished game
 (``game_over``). Reaction windows are reached by applying actions.
+
+The keys ``pilot``, ``fog_cards``, ``cas_sorties`` and a unit's ``vehicle`` belong to rule modules: each is
+declared, read and written by its module (:class:`~fof_env.force_on_force.rule_module.PositionKeys`), after
+the board and the bookkeeping are read.
 """
 
 from __future__ import annotations
@@ -56,17 +60,19 @@ from fof_env.force_on_force.constants import (
     FIGURE_STATES,
     ST_OVERWATCH,
     ST_SELECT,
-    ST_SETUP,
     TERMINAL,
 )
-from fof_env.force_on_force.rules.wwii_fog import CardState, deck_on, full_deck, read_cards, write_cards
-from fof_env.force_on_force.rules.wwii_vehicles import initial_state as initial_vehicle
-from fof_env.force_on_force.rules.wwii_vehicles import read_vehicle, write_vehicle
+from fof_env.force_on_force.modules import MODULES
+from fof_env.force_on_force.position_fields import count as _count
+from fof_env.force_on_force.position_fields import flag as _flag
+from fof_env.force_on_force.position_fields import names as _names
+from fof_env.force_on_force.position_fields import point as _point
 
-_KEYS = {"game", "options", "stage", "turn", "initiative", "portion", "units", "pilot", "amped_up", "table",
-         "seed", "leader", "must_fire_first", "auto_victory", "fog_cards", "cas_sorties"}  # fmt: skip
+_POSITION_KEYS = tuple(m.position for m in MODULES if m.position is not None)  # the rule modules' keys
+_KEYS = {"game", "options", "stage", "turn", "initiative", "portion", "units", "amped_up", "table", "seed", "leader",
+         "must_fire_first", "auto_victory", *(k for keys in _POSITION_KEYS for k in keys.keys)}  # fmt: skip
 _UNIT_KEYS = {"at", "figures", "tq", "morale", "armor", "supply", "support", "moved", "fires", "reaction_moves",
-              "status", "vehicle"}  # fmt: skip
+              "status", *(k for keys in _POSITION_KEYS for k in keys.unit_keys)}  # fmt: skip
 STATUS_FLAGS = (
     "pinned", "overwatch", "hidden", "activated", "reacted", "failed_interrupt", "in_cover",
     "excellent_position", "medic", "ammunition_short", "tougher", "mad_minute", "react_only",
@@ -82,87 +88,19 @@ _SUPPLY = {"poor": -1, "low": -1, "normal": 0, "high": 1}
 
 
 def blank_state(game, setup):
-    """A state of the game's state class with every slot at its default (no units on the table, turn 0)."""
+    """A state of the game's state class with every slot at its default (no units on the table, turn 0): the
+    default each module declares for its slots (:class:`~fof_env.force_on_force.rule_module.Slot`)."""
     s = game.state_class.__new__(game.state_class)
-    n = s.NUM_UNITS
     s.game = game
     s.sc = setup
-    s.full = game.rules == "full"
-    s.fow_on = game.fog_of_war
-    s.capture_on = setup.capture_side >= 0
-    s.ambush_on = setup.ambush_side >= 0
-    prof = setup.profiles
-    s.pos = [-1] * n
-    s.figs = [[0] * len(FIGURE_STATES) for _ in range(n)]
-    s.tq = [p.tq for p in prof]
-    s.morale = [p.morale for p in prof]
-    s.armor = [p.armor for p in prof]
-    s.support = tuple(p.support for p in prof)
-    s.supply = [p.supply for p in prof]
-    for name in ("excellent", "medic", "ammo", "tough", "activated", "moved", "fires", "rmoves", "failed",
-                 "reacted", "pinned", "overwatch", "hidden", "in_cover", "mad", "react_only"):  # fmt: skip
-        setattr(s, name, [0] * n)
-    s.aid_queue = []  # rule module wwii_first_aid: the turn's first aid checks (rules/wwii.py)
-    s.aid_used = []
-    s.aid_phase = 0
-    s.aid_ww = 0
-    s.veh = [initial_vehicle(v, setup.edges[s.UNIT_SIDE[u]]) if v is not None else None
-             for u, v in enumerate(setup.vehicles)] if setup.vehicles else [None] * n  # rules/wwii_vehicles.py
-    s.amped = [0, 0]
-    s.turn = 0
-    s.initiative = setup.first_initiative
-    s.portion = 0
-    s.first_fire = 0
-    s.pilot_pos = setup.pilot.start if setup.pilot is not None else -1
-    s.pilot_unit = -1
-    s.contact = 0
-    s.pilot_exit = 0
-    s.leader_unit = -1
-    s.kind = AUTO
-    s.step = ST_SETUP
-    s.setup_stage = 0
-    s.auto_win = 0
-    s.airstrike = 0
-    s.queue = []
-    s.ret_queue = []
-    s.fow_queue = []
-    s.cards = CardState(deck=full_deck()) if deck_on(game) else None  # unshuffled (rules/wwii_fog.py)
-    s.cas_left = setup.cas.sorties if setup.cas is not None else 0  # close air support (rules/wwii_air.py)
+    for slot in s._BLANK:
+        setattr(s, slot.name, slot.initial(s))
     s._clear_context()
     return s
 
 
 MAX_CUSTOM_FEATURES = 64  # a custom table's features: bounds its set-up time
 _TABLE_CACHE_SIZE = 16  # custom-table set-ups kept per game (least recently used dropped)
-
-
-def _point(setup, name: Any, where: str) -> int:
-    if name is None:
-        return -1
-    try:
-        return setup.table.index(name)
-    except (ValueError, TypeError) as exc:
-        raise PositionError(f"{where}: {exc}") from None
-
-
-def _count(value: Any, where: str, hi: int) -> int:
-    """An integer 0..hi (not a bool), or PositionError."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= hi:
-        raise PositionError(f"{where} must be an integer 0..{hi}, got {value!r}")
-    return value
-
-
-def _flag(value: Any, where: str) -> bool:
-    if not isinstance(value, bool):
-        raise PositionError(f"{where} must be true or false, got {value!r}")
-    return value
-
-
-def _names(value: Any, allowed: tuple[str, ...], where: str) -> list[str]:
-    """A list of names from ``allowed``, or PositionError listing them."""
-    if not isinstance(value, list) or not all(isinstance(v, str) and v in allowed for v in value):
-        raise PositionError(f"{where} must be a list of names from {allowed}, got {value!r}")
-    return value
 
 
 def _setup_for_table(game, spec: Any):
@@ -229,17 +167,10 @@ def state_from_position(game, position: dict[str, Any], dice=None):
     else:
         _read_board(s, setup, position, stage)
     s._init_bookkeeping(seed, position, dice)
-    if s.cards is not None and stage != "setup":
-        if "fog_cards" in position:
-            read_cards(s, position["fog_cards"])
-        else:  # no deck written: the whole deck, shuffled from the position's seed (rulings R60)
-            s._shuffle_deck_for_position(seed)
-    elif "fog_cards" in position:
-        raise PositionError("position['fog_cards']: this game has no Fog of War deck (fog_of_war.table 'wwii_deck')")
-    if "cas_sorties" in position:
-        if s.sc.cas is None:
-            raise PositionError("position['cas_sorties']: this game has no close air support (rule wwii_close_air_support)")
-        s.cas_left = _count(position["cas_sorties"], "cas_sorties", 20)
+    if stage != "setup":
+        for keys in _POSITION_KEYS:  # the rule modules' own keys: the pilot, the Fog of War deck, air support
+            if keys.read is not None:
+                keys.read(s, position, seed)
     if stage == "game_over":
         s.auto_win = 1 if _flag(position.get("auto_victory", False), "auto_victory") else 0
         s.kind = TERMINAL
@@ -279,10 +210,6 @@ def _read_board(s, setup, position: dict[str, Any], stage: str) -> None:
         if name not in names:
             raise PositionError(f"unknown unit {name!r}; units are {', '.join(names)}")
         _read_unit(s, setup, names.index(name), spec if spec is not None else {})
-    if setup.pilot is not None:
-        _read_pilot(s, setup, position.get("pilot", {}), turn)
-    elif "pilot" in position:
-        raise PositionError("position['pilot']: this scenario has no downed pilot")
     amped = _names(position.get("amped_up", []), sides, "amped_up")
     s.amped = [1 if side in amped else 0 for side in sides]
     s.first_fire = 1 if _flag(position.get("must_fire_first", False), "must_fire_first") else 0
@@ -291,28 +218,6 @@ def _read_board(s, setup, position: dict[str, Any], stage: str) -> None:
     else:
         s.step = ST_SELECT
     s.kind = AUTO
-
-
-def _read_pilot(s, setup, pilot: Any, turn: int) -> None:
-    """The ``pilot`` block of a position (the ``downed_pilot`` rule's state)."""
-    names = s.UNIT_NAMES
-    if not isinstance(pilot, dict) or set(pilot) - {"at", "with", "contact", "exited_turn"}:
-        raise PositionError("position['pilot'] takes 'at', 'with', 'contact', 'exited_turn'")
-    s.pilot_exit = _count(pilot.get("exited_turn", 0), "pilot.exited_turn", turn)
-    s.pilot_pos = -1 if s.pilot_exit else _point(setup, pilot.get("at", setup.table.name(setup.pilot.start)),
-                                                  "pilot.at")  # fmt: skip
-    with_unit = pilot.get("with")
-    if with_unit is not None:
-        rescuers = [names[u] for u in s.SIDE_UNITS[setup.pilot.side]]
-        if not isinstance(with_unit, str) or with_unit not in rescuers:
-            raise PositionError(f"pilot.with must be a {setup.sides[setup.pilot.side].name} unit, got {with_unit!r}")
-        if s.pilot_exit:
-            raise PositionError("pilot.with: the pilot has left the table (exited_turn), so he is with no unit")
-        s.pilot_unit = names.index(with_unit)
-        if s.pos[s.pilot_unit] < 0:
-            raise PositionError(f"pilot.with: {with_unit} is not on the table")
-        s.pilot_pos = s.pos[s.pilot_unit]
-    s.contact = 1 if _flag(pilot.get("contact", with_unit is not None), "pilot.contact") else 0
 
 
 def _max_figures(s, setup, u: int) -> int:
@@ -374,8 +279,9 @@ def _read_unit(s, setup, u: int, spec: dict[str, Any]) -> None:
     for flag, slot in zip(STATUS_FLAGS, _FLAG_SLOTS, strict=False):
         if flag in status:
             getattr(s, slot)[u] = 1
-    if "vehicle" in spec:  # an AFV's state (rules/wwii_vehicles.py)
-        read_vehicle(s, u, spec["vehicle"])
+    for keys in _POSITION_KEYS:  # the rule modules' unit keys (an AFV's ``vehicle``)
+        if keys.read_unit is not None:
+            keys.read_unit(s, u, spec)
     if s.hidden[u]:
         hider = setup.ambush_side
         sniper = bool(setup.reserves) and setup.reserves[u] == "hunted"  # Hunted!'s team is Hidden (R70)
@@ -435,8 +341,9 @@ def to_position(s) -> dict[str, Any]:
         status = [flag for flag, slot in zip(STATUS_FLAGS, _FLAG_SLOTS, strict=False) if getattr(s, slot)[u]]
         if status:
             spec["status"] = status
-        if s.sc.vehicles and s.sc.vehicles[u] is not None:
-            spec["vehicle"] = write_vehicle(s, u)
+        for keys in _POSITION_KEYS:
+            if keys.write_unit is not None:
+                keys.write_unit(s, u, spec)
         units[names[u]] = spec
     pos: dict[str, Any] = {
         "stage": stage,
@@ -445,13 +352,6 @@ def to_position(s) -> dict[str, Any]:
         "portion": "initiative" if s.portion == 0 else "non_initiative",
         "units": units,
     }
-    if s.sc.pilot is not None:
-        pos["pilot"] = {
-            "at": table.name(s.pilot_pos) if s.pilot_pos >= 0 else None,
-            "with": names[s.pilot_unit] if s.pilot_unit >= 0 else None,
-            "contact": bool(s.contact),
-            "exited_turn": s.pilot_exit,
-        }
     pos["amped_up"] = [sides[i] for i in (0, 1) if s.amped[i]]
     if s.leader_unit >= 0:
         pos["leader"] = names[s.leader_unit]
@@ -461,10 +361,9 @@ def to_position(s) -> dict[str, Any]:
         pos["table"] = s._start.get("table")
     if stage == "game_over":
         pos["auto_victory"] = bool(s.auto_win)
-    if s.cards is not None:
-        pos["fog_cards"] = write_cards(s)
-    if s.sc.cas is not None:
-        pos["cas_sorties"] = s.cas_left
+    for keys in _POSITION_KEYS:
+        if keys.write is not None:
+            keys.write(s, pos)
     return pos
 
 

@@ -41,12 +41,34 @@ from fof_env.force_on_force.constants import (
     W_FIRE,
     W_MOVE,
 )
+from fof_env.force_on_force.rule_module import (
+    LIST,
+    TURN,
+    DecisionKind,
+    RuleModule,
+    Slot,
+    context,
+    queued_unit_side,
+    unit_flag,
+)
 
 
 class ReactionWindow:
     """Mixin of :class:`~fof_env.force_on_force.state.ForceOnForceState` (see the module docstring)."""
 
     __slots__ = ()
+
+    def _declare_actions(self) -> list[int]:
+        """``declare_interrupt``: what the queued unit may do in the window (``pass`` first)."""
+        return self._declare_choices(self.queue[0])
+
+    def _ow_actions(self) -> list[int]:
+        """``overwatch_fire``: the interrupters the queued Overwatch unit may fire at, or ``pass``."""
+        return [self.UNIT0 + t for t in self._ow_targets(self.queue[0])] + [self.PASS]
+
+    def _return_actions(self) -> list[int]:
+        """``return_fire``: fire back, or ``pass``."""
+        return [self.PASS, self.INT_FIRE]
 
     def _declare_choices(self, r: int) -> list[int]:
         out = self._reaction_choices(r)
@@ -272,3 +294,53 @@ class ReactionWindow:
             self.tactical_only = self.after_fire = 1
             return
         self.step = ST_END_ACTIVATION
+
+
+def _window_context(state, ctx) -> None:
+    """The queued unit, the actor, what it declared and its targets; the Overwatch unit an
+    ``interrupt_fire`` shoots at (step 4, R14)."""
+    ctx["unit"] = state.UNIT_NAMES[state.queue[0]]
+    ctx["actor"] = state.UNIT_NAMES[state.actor]
+    ctx["action"] = "move" if state.win_kind == W_MOVE else "fire"
+    ctx["targets"] = [state.UNIT_NAMES[t] for t in state.targets]
+    if state.kind == D_DECLARE and state.interrupted >= 0:
+        ctx["overwatch"] = state.UNIT_NAMES[state.interrupted]  # interrupt_fire shoots at it (R14)
+
+
+def _return_context(state, ctx) -> None:
+    ctx["fired_on_by"] = state.UNIT_NAMES[state.ret_queue[0][0]]
+    ctx["unit"] = state.UNIT_NAMES[state.ret_queue[0][1]]
+
+
+MODULE = RuleModule(
+    "reaction",
+    ReactionWindow,
+    kinds=(
+        DecisionKind(D_DECLARE, ReactionWindow._declare_actions, ReactionWindow._on_declare, queued_unit_side,
+                     _window_context),
+        DecisionKind(D_OW, ReactionWindow._ow_actions, ReactionWindow._on_ow, queued_unit_side, _window_context),
+        DecisionKind(D_RETURN, ReactionWindow._return_actions, ReactionWindow._on_return,
+                     lambda s: s.UNIT_SIDE[s.ret_queue[0][1]], _return_context),
+    ),
+    steps={
+        ST_DECLARE: ReactionWindow._st_declare,
+        ST_OW: ReactionWindow._st_ow,
+        ST_ROLL: ReactionWindow._st_roll,
+        ST_RESOLVE: ReactionWindow._st_resolve,
+        ST_RETURNS: ReactionWindow._st_returns,
+        ST_AFTER_WINDOW: ReactionWindow._st_after_window,
+    },
+    slots=(
+        unit_flag("failed", TURN),  # failed a reaction test to interrupt: no more interrupts this turn
+        unit_flag("reacted", TURN),
+        context("entries", LIST),  # the window's (unit, role, target, ambush), in order of resolution
+        context("qi"),  # the next entry to resolve
+        Slot("ret_queue", LIST, default=()),  # (firer, fired on) pairs that may fire back
+        context("win_kind"),  # W_MOVE / W_FIRE: what the actor declared
+        context("win_dest"),  # a declared move's destination
+        context("interrupted"),  # the Overwatch unit being interrupted (step 4), -1: none
+        context("exchanged", LIST),  # (firer, target) shots of this window
+        context("after_move"),  # the actor fires after its move
+        context("after_fire"),  # the actor moves after its fire (R13)
+    ),
+)  # fmt: skip

@@ -25,6 +25,18 @@ from fof_env.force_on_force.constants import (
     TACTICAL_IN,
     TERMINAL,
 )
+from fof_env.force_on_force.rule_module import (
+    LIST,
+    TURN,
+    DecisionKind,
+    RuleModule,
+    Slot,
+    actor_context,
+    actor_side,
+    context,
+    queued_unit_side,
+    unit_flag,
+)
 
 
 class TurnSequence:
@@ -34,6 +46,23 @@ class TurnSequence:
 
     def _deploy_points(self, u: int) -> list[int]:
         return list(self.sc.deploy_points[u])
+
+    def _deploy_actions(self) -> list[int]:
+        """``deploy``: the points of the queued unit's deployment zone."""
+        return sorted(self._deploy_points(self.queue[0]))
+
+    def _attach_actions(self) -> list[int]:
+        """``attach_leader``: the attachment side's units on the table (any of them while it deploys)."""
+        return [self.UNIT0 + u for u in self.SIDE_UNITS[self.sc.attachment.side]
+                if self.pos[u] >= 0 or self._setup_step() == "attach"]  # fmt: skip
+
+    def _overwatch_actions(self) -> list[int]:
+        """``declare_overwatch``: the units that may go on Overwatch, or ``pass``."""
+        return [self.UNIT0 + u for u in self._overwatch_candidates()] + [self.PASS]
+
+    def _select_legal(self) -> list[int]:
+        """``select_unit``: the units that may activate; no ``pass`` while a side must open fire (R11)."""
+        return self._select_actions(self._selectable())
 
     def _overwatch_candidates(self) -> list[int]:
         out = [
@@ -85,13 +114,6 @@ class TurnSequence:
         u = self.queue.pop(0)
         self.pos[u] = action
         self.events.append(ev.UnitMoved(self.UNIT_NAMES[u], "off table", self.point_name(action), False))
-        self._auto(ST_SETUP)
-
-    def _on_hide(self, action: int) -> None:
-        if action == self.PASS:
-            self.setup_stage += 1
-        else:
-            self.hidden[action - self.UNIT0] = 1
         self._auto(ST_SETUP)
 
     def _on_attach(self, action: int) -> None:
@@ -256,20 +278,13 @@ class TurnSequence:
 
     def _st_end_turn(self) -> None:
         """End Phase: pins, Overwatch and lost firepower recover (000 turn sequence)."""
-        if self.cards is not None and self.cards.hell:  # Give 'em Hell!'s TQ check (rulings R63)
-            self._give_em_hell_checks()
-        for name in ("activated", "moved", "fires", "rmoves", "failed", "reacted", "pinned", "overwatch",
-                     "in_cover", "mad", "react_only"):  # fmt: skip
+        for name in self._TURN_FLAGS:  # the per-unit flags the modules clear each turn (their slots' TURN)
             setattr(self, name, [0] * self.NUM_UNITS)
-        if self.sc.vehicles:  # buttoned-up tanks spot anew each turn (R85)
-            self._afv_end_turn()
-        pilot = self.sc.pilot
-        if pilot is not None and self.turn >= pilot.deadline_turn and self.pilot_pos >= 0:
-            self.auto_win = 1  # "Pilot still on table at end of Turn 8: VICTORY!"
-            self.events.append(ev.Note(f"the pilot is still on the table at the end of turn {self.turn}"))
-            self._finish()
-        elif self.turn >= self.sc.turns:
-            self._finish()
+        hooks = self.sc.hooks
+        for hook in hooks.turn_ended:  # Give 'em Hell!'s TQ check (R63), tanks spot anew (R85) ...
+            hook(self)
+        if any(hook(self) for hook in hooks.turn_end_victory) or self.turn >= self.sc.turns:
+            self._finish()  # a victory condition met (the pilot on the table at the deadline), or the last turn
         else:
             self.step = ST_TURN_START
 
@@ -294,6 +309,48 @@ class TurnSequence:
         self._check_casualties(final=True)
         vp = self.victory_points()
         names = [side.name for side in self.sc.sides]
-        auto = f" ({names[1 - self.sc.pilot.side]} automatic victory)" if self.auto_win else ""
+        winner = self.auto_victor()
+        auto = f" ({names[winner]} automatic victory)" if winner >= 0 else ""
         self.events.append(ev.Note(f"scenario over: {names[0]} {vp[0]} VP, {names[1]} {vp[1]} VP{auto}"))
         self.kind = TERMINAL
+
+
+def _queued_unit_context(state, ctx) -> None:
+    ctx["unit"] = state.UNIT_NAMES[state.queue[0]]
+
+
+MODULE = RuleModule(
+    "sequence",
+    TurnSequence,
+    kinds=(
+        DecisionKind(D_DEPLOY, TurnSequence._deploy_actions, TurnSequence._on_deploy, queued_unit_side,
+                     _queued_unit_context),
+        DecisionKind(D_ATTACH, TurnSequence._attach_actions, TurnSequence._on_attach,
+                     lambda s: s.sc.attachment.side),
+        DecisionKind(D_OVERWATCH, TurnSequence._overwatch_actions, TurnSequence._on_overwatch, lambda s: s.initiative),
+        DecisionKind(D_SELECT, TurnSequence._select_legal, TurnSequence._on_select,
+                     lambda s: s.initiative ^ s.portion),
+        DecisionKind(D_ACTION, TurnSequence._action_choices, TurnSequence._on_action, actor_side, actor_context),
+    ),
+    steps={
+        ST_SETUP: TurnSequence._st_setup,
+        ST_TURN_START: TurnSequence._st_turn_start,
+        ST_OVERWATCH: TurnSequence._st_overwatch,
+        ST_SELECT: TurnSequence._st_select,
+        ST_END_ACTIVATION: TurnSequence._st_end_activation,
+        ST_END_TURN: TurnSequence._st_end_turn,
+    },
+    slots=(
+        Slot("turn", default=0),
+        Slot("initiative", default=lambda s: s.sc.first_initiative),
+        Slot("portion", default=0),  # 0: the initiative side's units activate, 1: the other side's
+        Slot("first_fire", default=0),  # the initiative side must open fire (R11)
+        Slot("leader_unit", default=-1),  # the unit the attachment joined
+        Slot("setup_stage", default=0),  # the set-up step (``sc.deployment``) under way
+        Slot("queue", LIST, default=()),  # units to deploy / to ask in a reaction window
+        unit_flag("activated", TURN),
+        unit_flag("overwatch", TURN),
+        context("actor"),  # the activated unit (-1: none)
+        context("free_used"),  # bits of the free actions it took (spot 1, escort 2, handoff 4, hatch 64)
+    ),
+)  # fmt: skip

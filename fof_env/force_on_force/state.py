@@ -4,16 +4,36 @@ Seeds: ``000_294bccfd88f0ebda.txt`` (quick start + "Lost & Found") and
 ``003_b1b2d2a6d4b3bab2.txt`` (full infantry rules). Every departure or gap is in
 ``rulings.md`` beside this file.
 
-The engine is one class composed of concern modules, each a mixin that owns its rules:
+The engine is composed of modules, each declaring itself as a
+:class:`~fof_env.force_on_force.rule_module.RuleModule`: the concern modules
 :mod:`~fof_env.force_on_force.sequence` (set-up, turns, portions, activations),
 :mod:`~fof_env.force_on_force.reaction` (the reaction window),
 :mod:`~fof_env.force_on_force.fire` (firepower, defence, split fire, an attack),
 :mod:`~fof_env.force_on_force.casualties` (hits, morale, casualty checks, escorts),
 :mod:`~fof_env.force_on_force.movement`, :mod:`~fof_env.force_on_force.fog`
 (the D10 Fog of War table) and the scenario rule modules of :mod:`fof_env.force_on_force.rules`
-(``ambush``, ``downed_pilot``, ``irregulars``, ``out_of_contact`` ...), which a scenario switches on, and
-:mod:`~fof_env.force_on_force.rules.pinned_cover` (a full-rules module, always on). This module holds the state's
-slots, the queries, the decision and legal-action dispatch and the driver.
+(``ambush``, ``downed_pilot``, ``irregulars``, ``out_of_contact`` ...), which a scenario switches on (or the
+full rules always apply). The module list is
+:data:`fof_env.force_on_force.modules.MODULES`; from it this module builds, and nothing is looked up by a
+method's name:
+
+* the state class: the modules' mixins (their queries, handlers and hooks) over :class:`~fof_env.core.game.State`;
+* the state's slots: :data:`CORE_SLOTS` (the game, the units' points, figures and profile values, the turn
+  machine, the kernel's bookkeeping) then each module's declared slots; ``clone`` copies each as its
+  declaration says (lists shallow, figure rows each, values shared), the flags a module declares for the turn
+  are cleared at the end of each turn (``_TURN_FLAGS``) and those it declares for the unit are cleared for a
+  unit that enters play anew (``_UNIT_FLAGS``); a blank state takes every declared default
+  (:func:`fof_env.force_on_force.position.blank_state`);
+* the decision table: each decision kind's legal-action generator, handler, owner (the player deciding) and
+  context, registered by the one module that owns the kind (``_legal_actions``, ``_apply``,
+  ``current_player`` and ``decision`` read it);
+* the turn machine: each automatic step's function, registered by its module (``_run``);
+* the hooks: each game's set-up holds, by hook point (``unit_pinned``, ``unit_moved``, ``unit_arrived``,
+  ``unit_wiped``, ``turn_ended``, ``turn_end_victory``, ``victory_points``, ``auto_victory``, ``score``:
+  :data:`~fof_env.force_on_force.rule_module.HOOK_POINTS`), the hook functions of the modules its scenario
+  switches on (``state.sc.hooks``); the shared code calls them there and names no rule module.
+
+This module holds the core slots, the queries shared by every module, and the driver.
 
 Players are the scenario's two sides (0 and 1, in the file's order); units are numbered in
 the file's order (:mod:`~fof_env.force_on_force.layout`), and the action space is laid out
@@ -65,123 +85,78 @@ import numpy as np
 
 from fof_env.core.events import EventLog
 from fof_env.core.game import Decision, State
-from fof_env.force_on_force import combat
-from fof_env.force_on_force.casualties import CasualtiesAndMorale
 from fof_env.force_on_force.constants import (
     AUTO,
-    D_ACTION,
-    D_AIRSTRIKE,
-    D_ATTACH,
-    D_CALL_MEDIC,
-    D_DECLARE,
     D_DEPLOY,
     D_FOW_POINT,
-    D_FOW_UNIT,
-    D_HANDOFF,
     D_HIDE,
-    D_MOVE,
-    D_OVERWATCH,
-    D_OW,
-    D_RETURN,
-    D_SELECT,
-    D_SPLIT_COUNT,
-    D_SPLIT_SUPPORT,
-    D_SPLIT_TARGET,
-    D_TARGET,
-    D_WALKING_WOUNDED,
-    DOWN,
     FIGURE_STATES,
     KIND_NAMES,
     LIGHT,
     OK,
-    ST_AFTER_WINDOW,
-    ST_DECLARE,
-    ST_END_ACTIVATION,
-    ST_END_TURN,
-    ST_FIRST_AID,
-    ST_OVERWATCH,
-    ST_OW,
-    ST_RESOLVE,
-    ST_RETURNS,
-    ST_ROLL,
-    ST_SELECT,
     ST_SETUP,
-    ST_TURN_START,
     TERMINAL,
-    W_MOVE,
 )
-from fof_env.force_on_force.fire import FireResolution
-from fof_env.force_on_force.fog import FogOfWar
-from fof_env.force_on_force.movement import Movement
-from fof_env.force_on_force.reaction import ReactionWindow
-from fof_env.force_on_force.rules.airstrike_call import AirstrikeCall
-from fof_env.force_on_force.rules.ambush import Ambush
-from fof_env.force_on_force.rules.capture import Capture
-from fof_env.force_on_force.rules.downed_pilot import DownedPilot
-from fof_env.force_on_force.rules.irregulars import Irregulars
-from fof_env.force_on_force.rules.out_of_contact import OutOfContact
-from fof_env.force_on_force.rules.pinned_cover import PinnedCover
-from fof_env.force_on_force.rules.wwii import WwiiInfantry
-from fof_env.force_on_force.rules.wwii_air import WWIICloseAirSupport
-from fof_env.force_on_force.rules.wwii_fog import SHUFFLE, FogCardDrawn, WWIIFogDeck
-from fof_env.force_on_force.rules.wwii_reserves import WWIIReserves
-from fof_env.force_on_force.rules.wwii_vehicles import WWIIVehicles
-from fof_env.force_on_force.sequence import TurnSequence
+from fof_env.force_on_force.modules import MODULES
+from fof_env.force_on_force.rule_module import (
+    BOOKKEEPING,
+    LIST,
+    NO_DEFAULT,
+    ROWS,
+    TURN,
+    UNIT,
+    VALUE,
+    Slot,
+    kind_table,
+    slot_table,
+    step_table,
+)
+from fof_env.force_on_force.rules.wwii_fog import SHUFFLE, FogCardDrawn
 from fof_env.force_on_force.victory import count_victory_term, held_points
 
 _COUNT_TEXT = re.compile(r"n[1-9][0-9]?", re.ASCII)  # "n1" .. "n11": a split-fire count
 
 
-class ForceOnForceState(TurnSequence, ReactionWindow, FireResolution, CasualtiesAndMorale, Movement, FogOfWar,
-                        Ambush, Capture, DownedPilot, AirstrikeCall, Irregulars, OutOfContact, PinnedCover,
-                        WwiiInfantry, WWIIVehicles, WWIIFogDeck, WWIIReserves, WWIICloseAirSupport, State):
+def _profiles(field: str):
+    """The default of a per-unit slot read from the units' profiles (``sc.profiles``)."""
+    return lambda s: [getattr(p, field) for p in s.sc.profiles]
+
+
+# the state's own slots: the game, the units on the table, the turn machine, the kernel's bookkeeping
+CORE_SLOTS = (
+    Slot("game", BOOKKEEPING),
+    Slot("sc", VALUE),  # the game's static set-up (Setup)
+    Slot("full", VALUE, default=lambda s: s.game.rules == "full"),
+    Slot("pos", LIST, per_unit=True, default=-1),  # each unit's point, -1: off the table
+    Slot("figs", ROWS, default=lambda s: [[0] * len(FIGURE_STATES) for _ in range(s.NUM_UNITS)]),
+    Slot("tq", LIST, per_unit=True, default=_profiles("tq")),
+    Slot("morale", LIST, per_unit=True, default=_profiles("morale")),
+    Slot("armor", LIST, per_unit=True, default=_profiles("armor")),
+    Slot("support", VALUE, default=lambda s: tuple(p.support for p in s.sc.profiles)),  # by unit, best first
+    Slot("supply", LIST, per_unit=True, default=_profiles("supply")),
+    Slot("kind", VALUE, default=AUTO),  # the decision kind now (AUTO: the turn machine runs)
+    Slot("step", VALUE, default=ST_SETUP),  # the turn machine's next automatic step
+    *(Slot(name, BOOKKEEPING) for name in ("dice", "history", "events", "_rolls", "_start", "_legal_cache",
+                                           "_mask_cache")),
+)  # fmt: skip
+_SLOTS = slot_table(MODULES, CORE_SLOTS)
+
+
+class ForceOnForceState(*(m.mixin for m in MODULES if m.mixin is not None), State):
     """A Force on Force position; see the module docstring for actions and decisions.
 
     Instances are of the scenario's state class (:func:`fof_env.force_on_force.layout.state_class`),
     which adds the layout's numbers (``PASS``, ``UNIT0``, ``UNIT_NAMES`` ...) as class attributes.
     """
 
-    __slots__ = (
-        # static for the game
-        "game", "sc", "full", "fow_on", "capture_on", "ambush_on",
-        # per unit, persistent
-        "pos", "figs", "tq", "morale", "armor", "support", "supply", "excellent", "medic", "ammo", "tough",
-        # per unit, this turn
-        "activated", "moved", "fires", "rmoves", "failed", "reacted", "pinned", "overwatch", "hidden",
-        "in_cover", "mad", "react_only",
-        "veh",  # per AFV: its VehicleState (rules/wwii_vehicles.py), None for other units
-        # side and game
-        "amped", "turn", "initiative", "portion", "first_fire", "pilot_pos", "pilot_unit", "contact",
-        "pilot_exit", "leader_unit", "kind", "step", "setup_stage", "auto_win", "airstrike",
-        "cards",  # the WWII Fog of War deck's CardState (rules/wwii_fog.py), None without the deck
-        "cas_left",  # WWII close air support: sorties left (rules/wwii_air.py), 0 without it
-        # decision context
-        "queue", "actor", "free_used", "mover", "move_reaction", "tactical_only", "targets", "split_counts",
-        "split_alloc", "win_kind", "win_dest", "entries", "qi", "ret_queue", "fow_queue", "after_move",
-        "after_fire", "interrupted", "exchanged", "aid_queue", "aid_used", "aid_phase", "aid_ww",
-        # bookkeeping
-        "dice", "history", "events", "_rolls", "_start", "_legal_cache", "_mask_cache",
-    )  # fmt: skip
-
-    _LIST_SLOTS = (
-        "pos", "tq", "morale", "armor", "supply", "excellent", "medic", "ammo", "tough", "activated",
-        "moved", "fires", "rmoves", "failed", "reacted", "pinned", "overwatch", "hidden", "in_cover", "mad",
-        "amped", "queue", "targets", "split_counts", "split_alloc", "entries", "ret_queue", "fow_queue", "exchanged",
-        "react_only", "aid_queue", "aid_used", "veh",
-    )  # fmt: skip
-    _SCALAR_SLOTS = (
-        "sc", "full", "fow_on", "capture_on", "ambush_on", "support", "turn", "initiative", "portion",
-        "first_fire", "pilot_pos", "pilot_unit", "contact", "pilot_exit", "leader_unit", "kind", "step",
-        "setup_stage", "auto_win", "airstrike", "cards", "cas_left", "actor", "free_used", "mover", "move_reaction",
-        "tactical_only", "win_kind", "win_dest", "qi", "after_move", "after_fire", "interrupted", "aid_phase",
-        "aid_ww",
-    )  # fmt: skip
-
-    # per-unit flags and counts a unit's history sets (cleared for a re-sampled hidden unit)
-    _UNIT_FLAGS = (
-        "excellent", "medic", "ammo", "tough", "activated", "moved", "fires", "rmoves", "failed", "reacted",
-        "pinned", "overwatch", "in_cover", "mad", "react_only",
-    )  # fmt: skip
+    __slots__ = tuple(slot.name for slot in _SLOTS)
+    _LIST_SLOTS = tuple(slot.name for slot in _SLOTS if slot.copy == LIST)  # a clone copies each list
+    _SCALAR_SLOTS = tuple(slot.name for slot in _SLOTS if slot.copy == VALUE)  # a clone shares each value
+    _ROW_SLOTS = tuple(slot.name for slot in _SLOTS if slot.copy == ROWS)  # a clone copies each row
+    _BLANK = tuple(slot for slot in _SLOTS if slot.default is not NO_DEFAULT)  # set by a blank state
+    # per-unit flags and counts a unit's history sets (cleared for a re-sampled hidden unit or a unit entering)
+    _UNIT_FLAGS = tuple(slot.name for slot in _SLOTS if slot.per_unit and slot.reset in (TURN, UNIT))
+    _TURN_FLAGS = tuple(slot.name for slot in _SLOTS if slot.per_unit and slot.reset == TURN)  # cleared each turn
 
     def clone(self) -> ForceOnForceState:
         other = type(self).__new__(type(self))
@@ -190,7 +165,8 @@ class ForceOnForceState(TurnSequence, ReactionWindow, FireResolution, Casualties
             setattr(other, name, getattr(self, name)[:])
         for name in self._SCALAR_SLOTS:
             setattr(other, name, getattr(self, name))
-        other.figs = [f[:] for f in self.figs]
+        for name in self._ROW_SLOTS:
+            setattr(other, name, [row[:] for row in getattr(self, name)])
         return other
 
     @property
@@ -206,26 +182,7 @@ class ForceOnForceState(TurnSequence, ReactionWindow, FireResolution, Casualties
         return None if self.kind == TERMINAL else self._owner()
 
     def _owner(self) -> int:
-        k = self.kind
-        if k in (D_DEPLOY, D_DECLARE, D_OW):
-            return self.UNIT_SIDE[self.queue[0]]
-        if k == D_HIDE:
-            return self.sc.ambush_side
-        if k == D_ATTACH:
-            return self.sc.attachment.side
-        if k == D_AIRSTRIKE:  # the pilot's side, or the side with WWII close air support (R68)
-            return self.sc.pilot.side if self.sc.cas is None else self.sc.cas.side
-        if k == D_OVERWATCH:
-            return self.initiative
-        if k == D_SELECT:
-            return self.initiative ^ self.portion
-        if k == D_MOVE:
-            return self.UNIT_SIDE[self.mover]
-        if k == D_RETURN:
-            return self.UNIT_SIDE[self.ret_queue[0][1]]
-        if k in (D_FOW_UNIT, D_FOW_POINT):
-            return self.fow_queue[0][1]
-        return self.UNIT_SIDE[self.actor]
+        return _KINDS[self.kind].owner(self)
 
     @property
     def decision_kind(self) -> str:
@@ -235,37 +192,12 @@ class ForceOnForceState(TurnSequence, ReactionWindow, FireResolution, Casualties
     def decision(self) -> Decision:
         k = self.kind
         ctx: dict[str, Any] = {"turn": self.turn, "initiative": self.SIDES[self.initiative]}
-        if k in (D_DEPLOY, D_DECLARE, D_OW):
-            ctx["unit"] = self.UNIT_NAMES[self.queue[0]]
-        elif k in (D_ACTION, D_TARGET, D_SPLIT_TARGET, D_SPLIT_COUNT, D_SPLIT_SUPPORT, D_HANDOFF):
-            ctx["unit"] = self.UNIT_NAMES[self.actor]
-        elif k == D_MOVE:
-            ctx["unit"] = self.UNIT_NAMES[self.mover]
-            ctx["reaction"] = bool(self.move_reaction)
-            ctx["tactical_only"] = bool(self.tactical_only)
-            ctx["after_fire"] = bool(self.after_fire)
-        elif k == D_RETURN:
-            ctx["fired_on_by"] = self.UNIT_NAMES[self.ret_queue[0][0]]
-            ctx["unit"] = self.UNIT_NAMES[self.ret_queue[0][1]]
-        elif k in (D_FOW_UNIT, D_FOW_POINT):
-            ctx["result"] = self._fow_result_name()
-        elif k in (D_CALL_MEDIC, D_WALKING_WOUNDED):  # rule module wwii_first_aid
-            ctx["unit"] = self.UNIT_NAMES[self.actor]
-            if k == D_CALL_MEDIC:
-                ctx["casualties"] = self.figs[self.actor][DOWN]
-            else:
-                ctx["walking_wounded"] = self.aid_ww
-        if k in (D_DECLARE, D_OW):
-            ctx["actor"] = self.UNIT_NAMES[self.actor]
-            ctx["action"] = "move" if self.win_kind == W_MOVE else "fire"
-            ctx["targets"] = [self.UNIT_NAMES[t] for t in self.targets]
-        if k == D_DECLARE and self.interrupted >= 0:
-            ctx["overwatch"] = self.UNIT_NAMES[self.interrupted]  # interrupt_fire shoots at it (R14)
-        if k == D_TARGET:
-            ctx["after_move"] = bool(self.after_move)
-        if k == D_SPLIT_SUPPORT:
-            ctx["weapon"] = combat.SUPPORT_NAMES[self.usable_support(self.actor)[len(self.split_alloc)]]
-        return Decision(KIND_NAMES[k], -1 if k == TERMINAL else self._owner(), ctx)
+        if k == TERMINAL:
+            return Decision(KIND_NAMES[k], -1, ctx)
+        entry = _KINDS[k]
+        if entry.context is not None:
+            entry.context(self, ctx)
+        return Decision(KIND_NAMES[k], entry.owner(self), ctx)
 
     def effective(self, u: int) -> int:
         f = self.figs[u]
@@ -291,24 +223,34 @@ class ForceOnForceState(TurnSequence, ReactionWindow, FireResolution, Casualties
             if held is None and term.kind == "feature_held":
                 held = held_points(self)
             vp[term.side] += term.points * count_victory_term(self, term, held)
-        if self.sc.pilot is not None:
-            vp[self.sc.pilot.side] += self._pilot_vp()
+        for hook in self.sc.hooks.victory_points:  # the rule modules' terms (the downed pilot's VP)
+            hook(self, vp)
         return vp[0], vp[1]
+
+    def auto_victor(self) -> int:
+        """The side that has won outright by a rule module's condition (the downed pilot's hunters), -1: none."""
+        for hook in self.sc.hooks.auto_victory:
+            side = hook(self)
+            if side >= 0:
+                return side
+        return -1
 
     @property
     def score(self) -> dict[str, int]:
-        """Both sides' VP (``<side>_vp``) and, with the downed pilot rule, the hunters' automatic victory."""
+        """Both sides' VP (``<side>_vp``) and the rule modules' entries (the downed pilot rule: the hunters'
+        automatic victory, ``<side>_auto_victory``)."""
         vp = self.victory_points()
         out = {f"{self.SIDES[0]}_vp": vp[0], f"{self.SIDES[1]}_vp": vp[1]}
-        if self.sc.pilot is not None:
-            out[f"{self.SIDES[1 - self.sc.pilot.side]}_auto_victory"] = int(self.auto_win)
+        for hook in self.sc.hooks.score:
+            hook(self, out)
         return out
 
     def returns(self) -> tuple[float, float]:
         if self.kind != TERMINAL:
             return (0.0, 0.0)
-        if self.auto_win:  # the pilot still on the table at the deadline: his hunters win
-            return (1.0, -1.0) if self.sc.pilot.side == 1 else (-1.0, 1.0)
+        winner = self.auto_victor()  # e.g. the pilot still on the table at the deadline: his hunters win
+        if winner >= 0:
+            return (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
         tal, usmc = self.victory_points()
         if tal > usmc:
             return (1.0, -1.0)
@@ -352,53 +294,10 @@ class ForceOnForceState(TurnSequence, ReactionWindow, FireResolution, Casualties
             ) from None
 
     def _legal_actions(self) -> list[int]:
-        k = self.kind
-        if k == D_DEPLOY:
-            return sorted(self._deploy_points(self.queue[0]))
-        if k == D_HIDE:
-            return [self.UNIT0 + u for u in self._hide_candidates()] + [self.PASS]
-        if k == D_ATTACH:
-            return [self.UNIT0 + u for u in self.SIDE_UNITS[self.sc.attachment.side]
-                    if self.pos[u] >= 0 or self._setup_step() == "attach"]  # fmt: skip
-        if k == D_AIRSTRIKE:  # WWII close air support: the target unit, or pass (R68)
-            return [self.PASS, self.YES] if self.sc.cas is None else [self.UNIT0 + t for t in self.cas_targets()] + [self.PASS]
-        if k == D_OVERWATCH:
-            return [self.UNIT0 + u for u in self._overwatch_candidates()] + [self.PASS]
-        if k == D_SELECT:  # no "pass" while the Taliban must open fire (R11)
-            return self._select_actions(self._selectable())
-        if k == D_ACTION:
-            return self._action_choices()
-        if k == D_MOVE:
-            return self._move_choices()
-        if k == D_TARGET:
-            out = [self.UNIT0 + t for t in self.fire_targets(self.actor)]
-            return out + [self.PASS] if self.after_move else out
-        if k == D_SPLIT_TARGET:
-            return [self.UNIT0 + t for t in self.fire_targets(self.actor, exclude=tuple(self.targets))] + [self.PASS]
-        if k == D_SPLIT_COUNT:
-            return [self.COUNT0 + n - 1 for n in self._split_counts()]
-        if k == D_SPLIT_SUPPORT:
-            return sorted(self.UNIT0 + t for t in self.targets)
-        if k == D_HANDOFF:
-            return [self.UNIT0 + t for t in self._handoff_targets()]
-        if k == D_DECLARE:
-            return self._declare_choices(self.queue[0])
-        if k == D_OW:
-            return [self.UNIT0 + t for t in self._ow_targets(self.queue[0])] + [self.PASS]
-        if k == D_RETURN:
-            return [self.PASS, self.INT_FIRE]
-        if k == D_FOW_UNIT:
-            return self._fow_unit_actions()
-        if k == D_FOW_POINT:
-            return self._fow_point_actions()
-        if k == D_CALL_MEDIC:  # which medic treats the unit, or none (rulings R45)
-            return [self.UNIT0 + m for m in self.medic_units(self.actor)] + [self.PASS]
-        if k == D_WALKING_WOUNDED:  # stay and fight, or make his way to the rear (rulings R46)
-            return [self.HOLD, self.EXIT]
-        return []
+        return _KINDS[self.kind].legal(self)
 
     def _apply(self, action: int) -> None:
-        _HANDLERS[self.kind](self, action)
+        _KINDS[self.kind].handle(self, action)
         self._run()
 
     def _auto(self, step: int) -> None:
@@ -559,40 +458,6 @@ class ForceOnForceState(TurnSequence, ReactionWindow, FireResolution, Casualties
         return other
 
 
-_HANDLERS = {
-    D_DEPLOY: ForceOnForceState._on_deploy,
-    D_HIDE: ForceOnForceState._on_hide,
-    D_ATTACH: ForceOnForceState._on_attach,
-    D_AIRSTRIKE: ForceOnForceState._on_airstrike,
-    D_OVERWATCH: ForceOnForceState._on_overwatch,
-    D_SELECT: ForceOnForceState._on_select,
-    D_ACTION: ForceOnForceState._on_action,
-    D_MOVE: ForceOnForceState._on_move,
-    D_TARGET: ForceOnForceState._on_target,
-    D_SPLIT_TARGET: ForceOnForceState._on_split_target,
-    D_SPLIT_COUNT: ForceOnForceState._on_split_count,
-    D_SPLIT_SUPPORT: ForceOnForceState._on_split_support,
-    D_HANDOFF: ForceOnForceState._on_handoff,
-    D_DECLARE: ForceOnForceState._on_declare,
-    D_OW: ForceOnForceState._on_ow,
-    D_RETURN: ForceOnForceState._on_return,
-    D_FOW_UNIT: ForceOnForceState._on_fow_unit,
-    D_FOW_POINT: ForceOnForceState._on_fow_point,
-    D_CALL_MEDIC: ForceOnForceState._on_call_medic,
-    D_WALKING_WOUNDED: ForceOnForceState._on_walking_wounded,
-}
-_STEPS = {
-    ST_SETUP: ForceOnForceState._st_setup,
-    ST_TURN_START: ForceOnForceState._st_turn_start,
-    ST_OVERWATCH: ForceOnForceState._st_overwatch,
-    ST_SELECT: ForceOnForceState._st_select,
-    ST_END_ACTIVATION: ForceOnForceState._st_end_activation,
-    ST_DECLARE: ForceOnForceState._st_declare,
-    ST_OW: ForceOnForceState._st_ow,
-    ST_ROLL: ForceOnForceState._st_roll,
-    ST_RESOLVE: ForceOnForceState._st_resolve,
-    ST_RETURNS: ForceOnForceState._st_returns,
-    ST_AFTER_WINDOW: ForceOnForceState._st_after_window,
-    ST_END_TURN: ForceOnForceState._st_end_turn,
-    ST_FIRST_AID: ForceOnForceState._st_first_aid,
-}
+
+_KINDS = kind_table(MODULES, len(KIND_NAMES))  # decision kind -> its DecisionKind (None: "terminal")
+_STEPS = step_table(MODULES)  # automatic step -> its function

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from fof_env.force_on_force import events as ev
 from fof_env.force_on_force.constants import CAPTURED, CONTACT_IN, DOWN, SERIOUS
+from fof_env.force_on_force.rule_module import RuleModule, Slot
 
 
 class Capture:
@@ -20,3 +21,20 @@ class Capture:
                 f[CAPTURED] += f[DOWN] + f[SERIOUS]
                 f[DOWN] = f[SERIOUS] = 0
                 self.events.append(ev.Note(f"{self.UNIT_NAMES[u]} captures the casualties of {self.UNIT_NAMES[m]}"))
+
+
+def _capture_on_arrival(state, u: int, dist) -> None:
+    """A unit of the capturing side arrives (not the downed pilot's rescuers: they take him along instead)."""
+    side = state.UNIT_SIDE[u]
+    pilot = state.sc.pilot
+    if side == state.sc.capture_side and not (pilot is not None and side == pilot.side):
+        state._capture(u, dist)
+
+
+MODULE = RuleModule(
+    "capture",
+    Capture,
+    slots=(Slot("capture_on", default=lambda s: s.sc.capture_side >= 0),),
+    hooks={"unit_arrived": _capture_on_arrival},
+    active=lambda sc: sc.capture_side >= 0,
+)

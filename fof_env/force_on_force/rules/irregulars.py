@@ -26,6 +26,8 @@ In a scenario without the rule every ``sc.irregular`` entry is False and nothing
 
 from __future__ import annotations
 
+from fof_env.force_on_force.rule_module import RuleModule
+
 
 class Irregulars:
     """Mixin of :class:`~fof_env.force_on_force.state.ForceOnForceState` (see the module docstring)."""
@@ -53,3 +55,6 @@ class Irregulars:
         """Whether unit ``u`` holding still must pass a Quality Check to get In Cover (full rules):
         an Exposed regular unit (R23) or any irregular unit (rulings R39)."""
         return self.full and (self.sc.table.exposed[self.pos[u]] or self.is_irregular(u))
+
+
+MODULE = RuleModule("irregulars", Irregulars)

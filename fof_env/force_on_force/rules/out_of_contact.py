@@ -31,6 +31,8 @@ import weakref
 
 import numpy as np
 
+from fof_env.force_on_force.rule_module import RuleModule
+
 _GEOMETRY: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # table -> _Geometry
 
 
@@ -110,3 +112,6 @@ class OutOfContact:
             if self.pos[t] >= 0 and not self.hidden[t]:
                 free &= ~(1 << self.pos[t])
         return _points(geometry(self.sc.table).reachable(start, free) & ~start)
+
+
+MODULE = RuleModule("out_of_contact", OutOfContact)

@@ -15,26 +15,22 @@ with no decision: passing adds a defence die, failing costs nothing, so "may" is
 decline (as R71 (3)). A unit already pinned that fails another morale check is still the same pin: no new
 check. The quick rules (000) have no In Cover (R22): nothing is rolled.
 
-The engine calls :meth:`PinnedCover.pin` wherever a unit becomes pinned (``fire.py``, the bail-out of
-``rules/wwii_vehicles.py``).
+The module is one hook: the engine's ``unit_pinned`` point
+(:meth:`~fof_env.force_on_force.casualties.CasualtiesAndMorale.pin`, wherever a unit becomes pinned).
 """
 
 from __future__ import annotations
 
 from fof_env.force_on_force import combat
+from fof_env.force_on_force.rule_module import RuleModule
 
 
-class PinnedCover:
-    """Mixin of :class:`~fof_env.force_on_force.state.ForceOnForceState` (see the module docstring)."""
+def take_cover_check(state, u: int) -> None:
+    """Unit ``u`` has just been pinned: its Quality Check for In Cover (full rules, R54)."""
+    if not state.full or state.has_in_cover(u):
+        return
+    if state.roll(state.tq[u], "quality check to get In Cover (pinned)") >= combat.SUCCESS:
+        state.in_cover[u] = 1
 
-    __slots__ = ()
 
-    def pin(self, u: int) -> None:
-        """Pin unit ``u``; a unit newly pinned takes the Quality Check for In Cover (full rules, R54)."""
-        if self.pinned[u]:
-            return
-        self.pinned[u] = 1
-        if not self.full or self.has_in_cover(u):
-            return
-        if self.roll(self.tq[u], "quality check to get In Cover (pinned)") >= combat.SUCCESS:
-            self.in_cover[u] = 1
+MODULE = RuleModule("pinned_cover", hooks={"unit_pinned": take_cover_check})

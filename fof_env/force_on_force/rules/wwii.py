@@ -54,12 +54,23 @@ from fof_env.force_on_force.constants import (
     ST_FIRST_AID,
     W_FIRE,
 )
+from fof_env.force_on_force.rule_module import (
+    LIST,
+    TURN,
+    DecisionKind,
+    ObservationPiece,
+    RuleModule,
+    Slot,
+    actor_side,
+    unit_flag,
+)
 
 # 004 "World War Two Weapon Teams": the weapon-team dice of each kind of MG, and the 003 support class
 # that gives those dice (rulings R48)
 MG_DICE = {"box": 1, "belt_lmg": 2, "strip_mmg": 2, "mmg": 2, "hmg": 3}
 MG_CLASS = {"box": "light", "belt_lmg": "medium", "strip_mmg": "medium", "mmg": "medium", "hmg": "heavy"}
 MEDIC_ROLE = "medic"
+FIRST_AID_FEATURES = 2  # per unit in the observation's ``first_aid`` piece: react_only, medic unit
 
 # results of a first aid check
 DEAD, SERIOUS_WOUND, WALKING_WOUNDED, BACK_UP = "dead", "serious", "walking_wounded", "ok"
@@ -143,6 +154,14 @@ class WwiiInfantry:
         self.actor = -1
         self.aid_used = []
         self._after_casualty_checks()
+
+    def _call_medic_actions(self) -> list[int]:
+        """``call_medic``: which medic treats the unit, or none (rulings R45)."""
+        return [self.UNIT0 + m for m in self.medic_units(self.actor)] + [self.PASS]
+
+    def _walking_wounded_actions(self) -> list[int]:
+        """``walking_wounded``: stay and fight, or make his way to the rear (rulings R46)."""
+        return [self.HOLD, self.EXIT]
 
     def _on_call_medic(self, action: int) -> None:
         u = self.actor
@@ -230,3 +249,48 @@ class WwiiInfantry:
         if self.interrupted >= 0 or self.win_kind == W_FIRE:
             return [a for a in out if a != self.INT_MOVE]
         return [a for a in out if a == self.PASS]
+
+
+def encode_first_aid(s, player: int, order) -> list[float]:
+    """The observation's ``first_aid`` piece: per unit in ``order``, may only react to fire this turn (R44) and
+    is a medic unit that may be called (R45); zeros for a unit not in play and a hidden enemy unit."""
+    out = [0.0] * (FIRST_AID_FEATURES * len(order))
+    medic_units = s.sc.medic_units
+    unit_side = s.UNIT_SIDE
+    for i, u in enumerate(order):
+        if any(s.figs[u]) and (unit_side[u] == player or not s.hidden[u]):
+            out[FIRST_AID_FEATURES * i] = s.react_only[u]
+            out[FIRST_AID_FEATURES * i + 1] = float(bool(medic_units) and medic_units[u])
+    return out
+
+
+def _call_medic_context(state, ctx) -> None:
+    ctx["unit"] = state.UNIT_NAMES[state.actor]
+    ctx["casualties"] = state.figs[state.actor][DOWN]
+
+
+def _walking_wounded_context(state, ctx) -> None:
+    ctx["unit"] = state.UNIT_NAMES[state.actor]
+    ctx["walking_wounded"] = state.aid_ww
+
+
+MODULE = RuleModule(
+    "wwii_first_aid",
+    WwiiInfantry,
+    kinds=(
+        DecisionKind(D_CALL_MEDIC, WwiiInfantry._call_medic_actions, WwiiInfantry._on_call_medic, actor_side,
+                     _call_medic_context),
+        DecisionKind(D_WALKING_WOUNDED, WwiiInfantry._walking_wounded_actions, WwiiInfantry._on_walking_wounded,
+                     actor_side, _walking_wounded_context),
+    ),
+    steps={ST_FIRST_AID: WwiiInfantry._st_first_aid},
+    pieces=(ObservationPiece("first_aid", lambda layout: FIRST_AID_FEATURES * layout.num_units if layout.extra_kinds
+                             else 0, encode_first_aid),),
+    slots=(
+        unit_flag("react_only", TURN),  # may only react to fire this turn (R44)
+        Slot("aid_queue", LIST, default=()),  # units still to make their first aid checks
+        Slot("aid_used", LIST, default=()),  # medics (and units with one attached) that treated this turn
+        Slot("aid_phase", default=0),  # 1: the head unit's medic call is settled
+        Slot("aid_ww", default=0),  # walking wounded of the head unit still to decide
+    ),
+)  # fmt: skip

@@ -37,9 +37,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from fof_env.core.errors import PositionError
 from fof_env.force_on_force import combat
 from fof_env.force_on_force import events as ev
 from fof_env.force_on_force.constants import ST_OVERWATCH
+from fof_env.force_on_force.position_fields import count
+from fof_env.force_on_force.rule_module import PositionKeys, RuleModule, Slot
 
 ASSETS_FILE = Path(__file__).resolve().parent.parent / "data" / "wwii_air_assets.json"
 DANGER_CLOSE_IN = 8.0  # 004: "the Danger Close distance is extended from 4" to 8.""
@@ -155,3 +158,24 @@ class WWIICloseAirSupport:
         for u in range(self.NUM_UNITS):
             if self.active(u) and dist[self.pos[u]][at] <= asset.radius_in + 1e-9:
                 self._attack(u, asset.firepower, asset.die, -1, asset.name)
+
+
+def read_position(s, position: dict[str, Any], _seed) -> None:
+    """The position's ``cas_sorties``: sorties left (0..20)."""
+    if "cas_sorties" in position:
+        if s.sc.cas is None:
+            raise PositionError("position['cas_sorties']: this game has no close air support (rule wwii_close_air_support)")
+        s.cas_left = count(position["cas_sorties"], "cas_sorties", 20)
+
+
+def write_position(s, out: dict[str, Any]) -> None:
+    if s.sc.cas is not None:
+        out["cas_sorties"] = s.cas_left
+
+
+MODULE = RuleModule(
+    "wwii_close_air_support",
+    WWIICloseAirSupport,
+    slots=(Slot("cas_left", default=lambda s: s.sc.cas.sorties if s.sc.cas is not None else 0),),  # sorties left
+    position=PositionKeys(("cas_sorties",), read_position, write_position),
+)

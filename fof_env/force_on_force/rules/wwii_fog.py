@@ -46,6 +46,7 @@ from fof_env.core.tabletop import COVER_DICE
 from fof_env.force_on_force import combat
 from fof_env.force_on_force import events as ev
 from fof_env.force_on_force.constants import D_FOW_POINT, D_FOW_UNIT
+from fof_env.force_on_force.rule_module import ObservationPiece, PositionKeys, RuleModule, Slot
 
 DECK_FILE = Path(__file__).resolve().parent.parent / "data" / "wwii_fog_of_war.json"
 DECK_TABLE = "wwii_deck"  # the scenario's ``fog_of_war.table`` that switches the deck on
@@ -291,7 +292,7 @@ class WWIIFogDeck:
             self._played(drawer, spec, why)
             return
         self.fow_queue.pop(0)
-        getattr(self, "_card_" + spec.effect)(side, spec)
+        IMMEDIATE_EFFECTS[spec.effect](self, side, spec)
 
     def _played(self, side: int, spec: CardSpec, target: str = "") -> None:
         self.events.append(FogCardPlayed(self.SIDES[side], spec.key, target))
@@ -380,8 +381,8 @@ class WWIIFogDeck:
         hits = sum(1 for r in rolls if r < combat.SUCCESS)
         if hits:
             self._take_hits(t, hits)
-            if not self.effective(t) and self.pilot_unit == t:
-                self._pilot_flees()
+            if not self.effective(t):
+                self._wiped_out(t)
 
     def _fires_as_infantry(self, u: int) -> bool:
         """An infantry unit (not a crewed AFV) with a figure that shoots (a medic does not: R47)."""
@@ -615,6 +616,99 @@ class WWIIFogDeck:
         other._mask_cache = None
 
 
+# the effect key of each card resolved at once with no decision (``data/wwii_fog_of_war.json``) -> its rule
+IMMEDIATE_EFFECTS = {
+    "bell_tolls": WWIIFogDeck._card_bell_tolls,
+    "grounded": WWIIFogDeck._card_grounded,
+    "tougher": WWIIFogDeck._card_tougher,
+    "poorly_supplied": WWIIFogDeck._card_poorly_supplied,
+    "morale_down": WWIIFogDeck._card_morale_down,
+    "colonel": WWIIFogDeck._card_colonel,
+    "gremlins": WWIIFogDeck._card_gremlins,
+    "boom": WWIIFogDeck._card_boom,
+    "incoming": WWIIFogDeck._card_incoming,
+    "friendly_fire": WWIIFogDeck._card_friendly_fire,
+    "give_em_hell": WWIIFogDeck._card_give_em_hell,
+}
+# the effects resolved through a decision or by the card reserves (``_resolve_card``), and the held cards'
+DECISION_EFFECTS = ("reserve", "asset", "swiss_cheese", "fire", "marker")
+HELD_EFFECTS = ("excellent_position", "medic")
+
+def _give_em_hell(state) -> None:
+    if state.cards is not None and state.cards.hell:  # Give 'em Hell!'s TQ check at the turn's end (R63)
+        state._give_em_hell_checks()
+
+
+# ---------------------------------------------------------------------- the observation's ``cards`` piece
+CARD_EFFECTS = 11  # the cards piece's lasting public effects
+HAND_SCALE, ENEMY_HAND_SCALE, DISCARD_SCALE = 2, 5, 2  # counts divided by these
+
+
+def card_features() -> int:
+    """Floats in the ``cards`` piece: my hand and the discards per card type, two sizes, the effects."""
+    return 2 * len(card_keys()) + 2 + CARD_EFFECTS
+
+
+def encode_cards(s, player: int, _order=()) -> list[float] | None:
+    """The ``cards`` piece of ``player``'s observation (:mod:`fof_env.force_on_force.observation`): only what
+    ``fog_cards_seen_by`` lets the player know, so the enemy hand's cards never show."""
+    c = s.cards
+    if c is None:  # the fog_of_war option off: all zeros
+        return None
+    types = len(card_keys())
+    mine = [0] * types
+    for card in c.hands[player]:
+        mine[card] += 1
+    discards = [0] * types
+    for card in c.discards:
+        discards[card] += 1
+    enemy = 1 - player
+    hell = [s.UNIT_SIDE[u] for u in c.hell]
+    markers = [side for _, side in c.markers]  # the side whose units keep away
+    return [
+        *(min(x, HAND_SCALE) / HAND_SCALE for x in mine),
+        min(len(c.hands[enemy]), ENEMY_HAND_SCALE) / ENEMY_HAND_SCALE,
+        len(c.deck) / len(full_deck()),
+        *(min(x, DISCARD_SCALE) / DISCARD_SCALE for x in discards),
+        float(c.grounded), min(c.gremlins[player], 1), min(c.gremlins[enemy], 1),
+        float(c.colonel == player), float(c.colonel == enemy),
+        min(len(c.swiss), 2) / 2, min(len(c.burning), 2) / 2,
+        min(markers.count(player), 1), min(markers.count(enemy), 1),
+        min(hell.count(player), 1), min(hell.count(enemy), 1),
+    ]  # fmt: skip
+
+
+def read_position(s, position: dict, seed: int | None) -> None:
+    """The position's ``fog_cards`` block; without one, the whole deck shuffled from the position's seed
+    (rulings R60)."""
+    if s.cards is not None:
+        if "fog_cards" in position:
+            read_cards(s, position["fog_cards"])
+        else:
+            s._shuffle_deck_for_position(seed)
+    elif "fog_cards" in position:
+        from fof_env.core.errors import PositionError
+
+        raise PositionError("position['fog_cards']: this game has no Fog of War deck (fog_of_war.table 'wwii_deck')")
+
+
+def write_position(s, out: dict) -> None:
+    if s.cards is not None:
+        out["fog_cards"] = write_cards(s)
+
+
+MODULE = RuleModule(
+    "wwii_fog",
+    WWIIFogDeck,
+    pieces=(ObservationPiece("cards", lambda layout: card_features() if layout.fog_deck else 0, encode_cards),),
+    position=PositionKeys(("fog_cards",), read_position, write_position),
+    hooks={"turn_ended": _give_em_hell},
+    active=lambda sc: sc.layout.fog_deck,
+    # the deck, unshuffled until set-up ends (None: no deck in this game)
+    slots=(Slot("cards", default=lambda s: CardState(deck=full_deck()) if deck_on(s.game) else None),),
+)
+
+
 def check_card_invariant(state) -> None:
     """Deck + hands + discards always equal the deck list (fuzz invariant)."""
     c = state.cards
@@ -765,3 +859,4 @@ def write_cards(s) -> dict:
     if c.hell:
         out["give_em_hell"] = [s.UNIT_NAMES[u] for u in c.hell]
     return out
+

@@ -46,6 +46,7 @@ from typing import Any
 
 from fof_env.force_on_force import events as ev
 from fof_env.force_on_force.constants import D_FOW_POINT, FIGURE_STATES, OK
+from fof_env.force_on_force.rule_module import RuleModule
 
 # the card key -> (Troop Quality, Morale) the card gives its unit (004's words in CARD_QUOTES)
 CARD_STATS = {
@@ -239,5 +240,7 @@ class WWIIReserves:
             return f"{self.SIDES[side]} gains a Hidden sniper team"
         return f"{self.UNIT_NAMES[u]} enters at {self.point_name(point)}"
 
+
+MODULE = RuleModule("wwii_reserves", WWIIReserves)
 
 __all__ = ["WWIIReserves", "ASSET", "CARD_STATS", "RESERVE_CARDS", "check_reserve", "reserves_of"]

@@ -32,6 +32,7 @@ from fof_env.core.errors import PositionError
 from fof_env.force_on_force import combat
 from fof_env.force_on_force import events as ev
 from fof_env.force_on_force.constants import D_ACTION, KIA, LIGHT, OK, TACTICAL_IN
+from fof_env.force_on_force.rule_module import LIST, ObservationPiece, PositionKeys, RuleModule, Slot
 
 # 004 "GUIDELINES FOR SETTING WWII VEHICLE DEFENSE": (dice, die type)
 DEFENSE = {"protected": (2, 6), "light": (3, 6), "medium": (3, 8), "heavy": (4, 10), "extra_heavy": (5, 12)}
@@ -298,7 +299,7 @@ class WWIIVehicles:
         self.events.append(ev.MoraleChecked(name, tuple(rolls), passed))
         if not passed:
             self.veh[t] = self.veh[t]._replace(bailed=1, buttoned=0, spotted=0)
-            self.pin(t)  # the crew on foot: its Quality Check for In Cover (R54)
+            self.pin(t)  # the crew on foot, pinned like any infantry unit (the unit_pinned hooks run)
             self.events.append(ev.Note(f"the crew of {name} bails out"))
 
     def _attack_commander(self, t: int, fp: int, tq: int, shooter: str) -> None:
@@ -500,6 +501,40 @@ def encode_vehicles(s, player: int, order, hidden_from_player) -> list[float]:
                 st.applied, st.buttoned, math.cos(angle), math.sin(angle))  # fmt: skip
     return out
 
+
+def _initial_vehicles(s) -> list[VehicleState | None]:
+    """By unit: an AFV's VehicleState as the scenario sets it up, None for other units."""
+    specs = s.sc.vehicles
+    if not specs:
+        return [None] * s.NUM_UNITS
+    return [initial_state(v, s.sc.edges[s.UNIT_SIDE[u]]) if v is not None else None for u, v in enumerate(specs)]
+
+
+def _vehicles_piece(s, player: int, order) -> list[float]:
+    return encode_vehicles(s, player, order, lambda u: s.UNIT_SIDE[u] != player and s.hidden[u])
+
+
+def _read_unit(s, u: int, spec: dict[str, Any]) -> None:
+    if "vehicle" in spec:
+        read_vehicle(s, u, spec["vehicle"])
+
+
+def _write_unit(s, u: int, out: dict[str, Any]) -> None:
+    if s.sc.vehicles and s.sc.vehicles[u] is not None:
+        out["vehicle"] = write_vehicle(s, u)
+
+
+MODULE = RuleModule(
+    "wwii_vehicles",
+    WWIIVehicles,
+    slots=(Slot("veh", LIST, per_unit=True, default=_initial_vehicles),),
+    pieces=(ObservationPiece("vehicles", lambda layout: VEHICLE_FEATURES * layout.num_units if layout.vehicles
+                             else 0, _vehicles_piece),),
+    position=PositionKeys(unit_keys=("vehicle",), read_unit=_read_unit, write_unit=_write_unit),
+    # an AFV faces the way it moved (R81); buttoned-up tanks spot anew each turn (R85)
+    hooks={"unit_moved": WWIIVehicles._afv_moved, "turn_ended": WWIIVehicles._afv_end_turn},
+    active=lambda sc: bool(sc.vehicles),
+)
 
 __all__ = ["WWIIVehicles", "VehicleSpec", "VehicleState", "vehicle_spec", "initial_state", "damage_chart",
            "DEFENSE", "GUNS", "AT_WEAPONS", "CREW_CONFIDENCE"]  # fmt: skip
