@@ -20,8 +20,8 @@ and ``state.legal_mask()``; illegal actions get probability zero, so every actio
 is legal. A decision with one legal action is answered without the network.
 ``deterministic=True`` (default) plays the most probable action; otherwise it
 samples with the agent's own ``numpy`` generator (seeded), never torch's global
-RNG. An unseen placement (an ambusher's set-up: ``agents.mixed_setup``) is sampled either way,
-so a policy that learned a mixed set-up plays it. A model trained on both sides (``--side both``) sees its side as two extra
+RNG. An unseen placement (an ambusher's set-up: ``agents.mixed_setup``) is the game heuristic's
+mixed draw (``setup="heuristic"``, the default) or a sample of the policy (``setup="policy"``). A model trained on both sides (``--side both``) sees its side as two extra
 observation entries (:func:`side_features`).
 
 torch and sb3-contrib are imported when a model is loaded, not before.
@@ -151,10 +151,13 @@ class PolicyAgent:
         self.name = name
         self.rng = np.random.default_rng(seed)
         self._side = side_features(player)
+        self.setup_bot = None  # plays the unseen placements when set (see PPOAgent's ``setup``)
 
     def reseed(self, seed: int | None) -> None:
         """Restart the agent's own generator (the tournament re-uses one agent across games)."""
         self.rng = np.random.default_rng(seed)
+        if self.setup_bot is not None:
+            self.setup_bot = _setup_bot(self.game, self.player, seed)
 
     def observe(self, state) -> np.ndarray:
         obs = np.asarray(state.observation(self.player), dtype=np.float32)
@@ -190,6 +193,8 @@ class PolicyAgent:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
+        if is_unseen_placement(state) and self.setup_bot is not None:  # agents.mixed_setup
+            return self.setup_bot.act(state)
         probs = self.action_probabilities(state)
         if self.deterministic and not is_unseen_placement(state):  # an unseen placement is always sampled
             return int(np.argmax(probs))
@@ -200,15 +205,30 @@ class PolicyAgent:
         return self.name
 
 
+SETUPS = ("heuristic", "policy")
+
+
+def _setup_bot(game, player: int, seed: int | None):
+    """The game's heuristic for ``player``, to play a learned bot's unseen placements (None: the game has none)."""
+    from agents.heuristic import has_heuristic, make_heuristic
+
+    return make_heuristic(game, player, seed=seed) if has_heuristic(game) else None
+
+
 class PPOAgent(PolicyAgent):
     """A MaskablePPO model: ``path`` (weights with their card) or, if None, the one shipped
-    for this game and side.
+    for this game and side. ``setup``: who chooses its unseen placements (``agents.mixed_setup``):
+    ``"heuristic"`` (default), the game's heuristic with its mixed strategy, seeded like the agent;
+    ``"policy"``, a sample of the policy's own distribution. A policy trained with PPO sharpens its
+    set-up onto one point per unit, which a player learns by heart; the heuristic's draw does not.
 
     Attributes: ``path`` (the weights file) and ``card`` (its JSON card).
     """
 
     def __init__(self, game, player: int, seed: int | None = None, path: str | Path | None = None,
-                 deterministic: bool | str = True):
+                 deterministic: bool | str = True, setup: str = "heuristic"):
+        if setup not in SETUPS:
+            raise OptionError(f"ppo: setup must be one of {', '.join(SETUPS)}, got {setup!r}")
         side = game.player_names[player]
         if path is None:
             path = shipped_model_path(game.name, side)
@@ -231,3 +251,5 @@ class PPOAgent(PolicyAgent):
                          deterministic=deterministic, both_sides=both, name=f"ppo:{path}")
         self.path = path
         self.card = card
+        if setup == "heuristic":
+            self.setup_bot = _setup_bot(game, player, seed)

@@ -8,11 +8,13 @@ the dice); a side that sets up facing the enemy takes its best point.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from agents.base import make_agent
 from agents.mixed_setup import SETUP_CHOICES, choose_among_best, is_unseen_placement, setup_choices
 from evaluation.setup_spread import placements, too_regular
+from fof_env.core.errors import OptionError
 from fof_env.core.registry import make_game
 from tests.force_on_force.hedgerow_helpers import dist, draw, state
 
@@ -81,9 +83,26 @@ def test_the_side_that_sets_up_second_takes_its_best_points(game_name, side, oth
 
 @pytest.mark.parametrize(("game_name", "side"), [("lost_and_found", "taliban"), ("fubar_lost_and_found", "taliban")])
 def test_the_learned_taliban_vary_their_set_up_too(game_name, side):
-    """The shipped Taliban models learned their set-up from the mixed heuristic and sample it."""
+    """A learned bot's unseen placements are the heuristic's mixed draw by default (PPOAgent ``setup``)."""
     spreads = placements(game_name, side, "ppo", "heuristic", list(range(60)))
     assert spreads and too_regular(spreads, 0.4) == [] and all(len(s.points) >= 3 for s in spreads)
+
+
+def test_a_learned_bot_plays_its_own_set_up_on_request():
+    """``setup="policy"``: the unseen placement is a sample of the policy, drawn with the agent's own generator."""
+    game = make_game("lost_and_found")
+    state_ = game.new_initial_state(0)
+    assert is_unseen_placement(state_)
+    bot = make_agent("ppo", game, "taliban", seed=5, setup="policy")
+    probs = bot.action_probabilities(state_)
+    probs = probs.astype(np.float64)
+    expected = int(np.random.default_rng(5).choice(len(probs), p=probs / probs.sum()))
+    assert bot.act(state_) == expected and probs[expected] > 0
+
+
+def test_a_learned_bot_refuses_an_unknown_set_up():
+    with pytest.raises(OptionError, match=r"^ppo: setup must be one of heuristic, policy, got 'mine'$"):
+        make_agent("ppo", make_game("lost_and_found"), "taliban", setup="mine")
 
 
 @pytest.mark.parametrize("agent", ["heuristic", "ppo"])

@@ -107,7 +107,7 @@ SHIPPED = {
 # when the dice moved from NumPy's PCG64 to random.Random (other dice, other random games, other states).
 PINNED_ACTIONS = {
     ("strike_force_one", "soviet"): [68, 69, 39, 48, 68, 38, 39, 73, 68, 38, 68, 39, 70, 71, 68, 38, 38, 39, 68, 68],
-    ("lost_and_found", "taliban"): [99, 324, 331, 350, 151, 99, 327, 330, 324, 99, 327, 326, 350, 99, 327, 350, 324],
+    ("lost_and_found", "taliban"): [99, 324, 331, 350, 151, 324, 99, 327, 330, 324, 99, 327, 326, 350, 99, 327, 350, 324],
 }
 
 
@@ -139,7 +139,7 @@ def test_the_shipped_model_plays_its_pinned_actions(game_name, side):
     assert card["converted_from"] == {"file": f"{game_name}-{side}.zip", "sha256": SHIPPED[game_name, side][1],
                                       "how": card["converted_from"]["how"]}
     game = make_game(game_name)
-    agent = make_agent("ppo", game, side)
+    agent = make_agent("ppo", game, side, seed=0, setup="policy")  # the network plays its set-up too
     actions = [agent.act(s) for s in model_side_states(game, game.player_index(side))]
     assert actions == PINNED_ACTIONS[game_name, side]
 
