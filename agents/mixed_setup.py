@@ -18,7 +18,8 @@ bots from that game's seed, so any executor replays it exactly.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 
 SETUP_CHOICES = 4  # unseen placements are drawn among this many best points (1/4 each where a unit has 4)
 
@@ -33,6 +34,19 @@ def setup_choices(state) -> int:
     """How many best points a heuristic draws the current placement among: :data:`SETUP_CHOICES` for an
     unseen placement, else 1 (its best point)."""
     return SETUP_CHOICES if is_unseen_placement(state) else 1
+
+
+@contextmanager
+def best_point_setups() -> Iterator[None]:
+    """Within this block every bot takes its best point at its unseen placements too, as before they
+    were mixed (:mod:`evaluation.setup_cost` measures what mixing costs with it). Not thread-safe: it
+    sets :data:`SETUP_CHOICES` for the whole process."""
+    global SETUP_CHOICES
+    saved, SETUP_CHOICES = SETUP_CHOICES, 1
+    try:
+        yield
+    finally:
+        SETUP_CHOICES = saved
 
 
 def choose_among_best(actions: Iterable[int], score: Callable[[int], float], draw: Callable[[int], int],

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from agents import policy_io
-from agents.mixed_setup import is_unseen_placement
+from agents.mixed_setup import setup_choices
 from agents.policy_io import CARD_FORMAT, ModelFileError, card_path
 from fof_env.core.errors import OptionError
 from fof_env.core.options import parse_value
@@ -193,10 +193,11 @@ class PolicyAgent:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        if is_unseen_placement(state) and self.setup_bot is not None:  # agents.mixed_setup
+        mixed = setup_choices(state) > 1  # an unseen placement (agents.mixed_setup)
+        if mixed and self.setup_bot is not None:
             return self.setup_bot.act(state)
         probs = self.action_probabilities(state)
-        if self.deterministic and not is_unseen_placement(state):  # an unseen placement is always sampled
+        if self.deterministic and not mixed:  # an unseen placement is always sampled
             return int(np.argmax(probs))
         probs = probs.astype(np.float64)
         return int(self.rng.choice(len(probs), p=probs / probs.sum()))

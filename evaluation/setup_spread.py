@@ -49,7 +49,7 @@ def placements(game_name: str, side: str, agent: str, opponent: str, seeds: list
     specs = {me: agent, 1 - me: opponent}
     kept: dict[int, object] = {}  # agents that can be re-seeded (a loaded model) are built once
     for seed in seeds:
-        bots = [_agent(kept, specs[p], game, p, 2 * seed + p) for p in (0, 1)]
+        bots = [seeded_agent(kept, specs[p], game, p, 2 * seed + p) for p in (0, 1)]
         state = game.new_initial_state(seed)
         while not state.is_terminal and (whole or getattr(state, "turn", 0) < 1):
             action = bots[state.current_player].act(state)
@@ -60,7 +60,7 @@ def placements(game_name: str, side: str, agent: str, opponent: str, seeds: list
     return [UnitSpread(unit, points) for unit, points in sorted(chosen.items())]
 
 
-def _agent(kept: dict, spec: str, game, player: int, seed: int):
+def seeded_agent(kept: dict, spec: str, game, player: int, seed: int):
     """The agent for one game: ``kept[player]`` re-seeded, or a new one (kept if it can be re-seeded)."""
     agent = kept.get(player)
     if agent is not None:

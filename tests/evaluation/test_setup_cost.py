@@ -1,0 +1,47 @@
+"""evaluation.setup_cost: the same games with best-point set-ups and with mixed ones."""
+
+from __future__ import annotations
+
+import pytest
+
+import agents.mixed_setup as mixed_setup
+from agents.mixed_setup import best_point_setups
+from evaluation.setup_cost import Tally, compare, main
+from evaluation.setup_spread import placements
+
+
+def test_best_point_setups_take_the_best_point_every_game_and_restore_the_mix():
+    seeds = list(range(8))
+    with best_point_setups():
+        fixed = placements("lost_and_found", "taliban", "heuristic", "heuristic", seeds)
+    assert fixed and all(len(s.points) == 1 for s in fixed)
+    assert mixed_setup.SETUP_CHOICES == 4
+    with pytest.raises(RuntimeError), best_point_setups():
+        raise RuntimeError("boom")
+    assert mixed_setup.SETUP_CHOICES == 4
+    mixed = placements("lost_and_found", "taliban", "heuristic", "heuristic", seeds)
+    assert any(len(s.points) > 1 for s in mixed)
+
+
+def test_a_learned_bot_takes_its_argmax_point_under_best_point_setups():
+    seeds = list(range(4))
+    with best_point_setups():
+        spreads = placements("lost_and_found", "taliban", "ppo", "heuristic", seeds)
+    assert spreads and all(len(s.points) == 1 for s in spreads)
+
+
+def test_compare_plays_the_same_games_both_ways_and_the_workers_agree():
+    seeds = [0, 1, 2]
+    one = compare("fubar_lost_and_found", "taliban", "heuristic", "heuristic", seeds)
+    two = compare("fubar_lost_and_found", "taliban", "heuristic", "heuristic", seeds, workers=2)
+    assert one == two and all(t.games == 3 for t in one)
+
+
+def test_the_tally_reads_as_wins_draws_losses_with_its_interval():
+    assert str(Tally(3, 1, 0) + Tally(0, 0, 1)) == "3/1/1 won 60.0% [23.1%, 88.2%]"
+
+
+def test_the_command_refuses_no_games(capsys):
+    with pytest.raises(SystemExit):
+        main(["--game", "lost_and_found", "--side", "taliban", "--games", "0"])
+    assert "--games and --workers must be at least 1" in capsys.readouterr().err
