@@ -6,7 +6,7 @@ the agents seeded ``2 * (seed + i) + side`` as :mod:`evaluation.setup_spread` do
 taking its best point at its unseen placements too (:func:`agents.mixed_setup.best_point_setups`, the
 set-ups before they were mixed), once as the bots play now, drawing those placements from their mixed
 strategy. It prints ``--side``'s wins/draws/losses, win rate and Wilson 95% interval for both, and
-whether the mixed win rate lies inside the interval of the best-point one.
+whether the mixed win rate lies inside, above or below the interval of the best-point one.
 """
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     seeds = list(range(args.seed, args.seed + args.games))
     best_point, mixed = compare(args.game, args.side, args.agent, args.opponent, seeds, args.workers)
     low, high = wilson_interval(best_point.wins, best_point.games)
-    verdict = "inside" if low <= mixed.rate <= high else "outside"
+    verdict = "inside" if low <= mixed.rate <= high else ("above" if mixed.rate > high else "below")
     print(f"{args.game}: {args.side} = {args.agent} against {args.opponent}, {args.games} games each")
     print(f"  best-point set-up: {best_point}")
     print(f"  mixed set-up:      {mixed} ({verdict} the best-point interval)")

@@ -33,8 +33,10 @@ EVAL_CHUNK = 25  # games per task when an evaluation runs on a pool or a cluster
 
 
 def evaluate_policy(game, side: str, policy, opponent: str, games: int, seed: int,
-                    executor=None) -> list[dict[str, Any]]:
-    """Play ``games`` games per side of the policy (most probable action) against ``opponent``.
+                    executor=None, setup: str | None = None) -> list[dict[str, Any]]:
+    """Play ``games`` games per side of the policy (most probable action) against ``opponent``;
+    with ``setup`` (an agent spec, as ``fof train --learner-setup``), that agent plays the policy's
+    unseen placements, seeded per game.
 
     Game ``i`` uses dice seed ``seed_i`` from ``SeedSequence(seed)``, the same for
     every call with the same ``seed`` (common random numbers along a learning
@@ -54,10 +56,10 @@ def evaluate_policy(game, side: str, policy, opponent: str, games: int, seed: in
     for player in sides_of(game, side):
         if executor is None or executor.parallelism <= 1:
             learner = PolicyAgent(game, player, policy, both_sides=both)  # deterministic: no state
-            winners = [_play_eval_game(game, learner, player, opponent, s) for s in seeds]
+            winners = [_play_eval_game(game, learner, player, opponent, s, setup) for s in seeds]
         else:
             blob = policy_blob(policy, both)
-            tasks = [(game.name, game.options, blob, player, opponent, seeds[i:i + EVAL_CHUNK])
+            tasks = [(game.name, game.options, blob, player, opponent, seeds[i:i + EVAL_CHUNK], setup)
                      for i in range(0, games, EVAL_CHUNK)]
             winners = [w for chunk in executor.map(_eval_chunk, tasks) for w in chunk]
         tally = [sum(w == player for w in winners), sum(w is None for w in winners), 0]
@@ -72,8 +74,10 @@ def evaluate_policy(game, side: str, policy, opponent: str, games: int, seed: in
     return out
 
 
-def _play_eval_game(game, learner, player: int, opponent: str, seed: int) -> int | None:
-    """The winner of one evaluation game: ``learner`` on ``player`` against ``opponent``."""
+def _play_eval_game(game, learner, player: int, opponent: str, seed: int, setup: str | None = None) -> int | None:
+    """The winner of one evaluation game: ``learner`` on ``player`` against ``opponent`` (``setup``
+    playing the learner's unseen placements)."""
+    learner.setup_bot = None if setup is None else build_agent(setup, game, player, seed + 2)
     other = build_agent(opponent, game, 1 - player, seed + 1)
     agents = [learner, other] if player == 0 else [other, learner]
     return play_game(game, agents, seed, record=False).winner
@@ -89,7 +93,7 @@ def _eval_chunk(task: tuple) -> list[int | None]:
     from agents.policy_io import policy_from_blob
     from fof_env.core.registry import make_game
 
-    game_name, options, (weights, arch), player, opponent, seeds = task
+    game_name, options, (weights, arch), player, opponent, seeds, setup = task
     key = hashlib.sha256(weights).hexdigest()
     policy = _WORKER_POLICIES.get(key)
     if policy is None:
@@ -98,7 +102,7 @@ def _eval_chunk(task: tuple) -> list[int | None]:
         _WORKER_POLICIES[key] = policy
     game = make_game(game_name, **options)
     learner = PolicyAgent(game, player, policy, both_sides=json.loads(arch)["both_sides"])
-    return [_play_eval_game(game, learner, player, opponent, s) for s in seeds]
+    return [_play_eval_game(game, learner, player, opponent, s, setup) for s in seeds]
 
 
 class MaskedEvalCallback(BaseCallback):
@@ -107,14 +111,16 @@ class MaskedEvalCallback(BaseCallback):
     ``curve`` collects the points (each with ``timesteps`` and ``wall_seconds``);
     ``on_point(curve)`` is called after each evaluation. TensorBoard gets ``eval/win_rate``
     (``eval/win_rate_<side>`` when training both sides) against the first opponent, and
-    ``eval/win_rate[_<side>]_vs_<opponent>`` against each further one.
+    ``eval/win_rate[_<side>]_vs_<opponent>`` against each further one. ``setup``: as
+    :func:`evaluate_policy`'s.
     """
 
     def __init__(self, game, side: str, opponents: list[str], games: int, every: int, seed: int,
                  curve: list[dict[str, Any]], clock: Callable[[], float],
-                 on_point: Callable[[list[dict[str, Any]]], None] | None = None, executor=None):
+                 on_point: Callable[[list[dict[str, Any]]], None] | None = None, executor=None,
+                 setup: str | None = None):
         super().__init__()
-        self.executor = executor
+        self.executor, self.setup = executor, setup
         self.game, self.side, self.opponents = game, side, list(opponents)
         self.games, self.every, self.seed = games, every, seed
         self.curve, self.clock, self.on_point = curve, clock, on_point
@@ -133,7 +139,7 @@ class MaskedEvalCallback(BaseCallback):
         model = model or own
         points = [point for opponent in self.opponents
                   for point in evaluate_policy(self.game, self.side, model.policy, opponent, self.games,
-                                               self.seed, self.executor)]
+                                               self.seed, self.executor, self.setup)]
         for point in points:
             point.update(timesteps=int(model.num_timesteps), wall_seconds=round(self.clock(), 1))
             if model is own:

@@ -82,6 +82,10 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--ent-coef", type=float, default=d.ent_coef)
     p.add_argument("--clip-range", type=float, default=d.clip_range)
     p.add_argument("--imitate", metavar="SPEC", help="warm start by behaviour cloning this agent (e.g. heuristic)")
+    p.add_argument("--learner-setup", metavar="SPEC",
+                   help="this agent (e.g. heuristic) plays the learner's unseen placements (a set-up made while no "
+                   "enemy unit is on the table, or in secret) in training and evaluation, so the policy learns to "
+                   "play from its mixed set-ups, as the ppo agent plays them by default (default: the policy makes them)")
     p.add_argument("--init", metavar="MODEL",
                    help="start from this model's policy instead of random weights: 'ppo' (the model shipped "
                    "for the side) or a model.safetensors with its card; the same game, side and --net-arch. "
@@ -179,7 +183,7 @@ def run_train(args: argparse.Namespace, out: TextIO) -> int:
             envs=args.envs, vec_env=args.vec_env, seed=args.seed, reward=args.reward, net_arch=args.net_arch,
             learning_rate=args.learning_rate, lr_schedule=args.lr_schedule, n_steps=args.n_steps, batch_size=args.batch_size,
             n_epochs=args.n_epochs, gamma=args.gamma, ent_coef=args.ent_coef, clip_range=args.clip_range,
-            imitate=args.imitate, init=args.init, imitation_games=args.imitation_games,
+            imitate=args.imitate, learner_setup=args.learner_setup, init=args.init, imitation_games=args.imitation_games,
             imitation_epochs=args.imitation_epochs, dagger_rounds=args.dagger_rounds,
             imitation_coef=args.imitation_coef,
             imitation_learning_rate=args.imitation_learning_rate, critic_warmup=args.critic_warmup,

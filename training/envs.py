@@ -63,15 +63,16 @@ class TwoSidedEnv(gym.Env):
 
 
 def build_env(game_name: str, side: str, options: dict[str, Any], pool: list[tuple[str, float]],
-              reward: str, checkpoint_dir: str | None) -> gym.Env:
-    """One training env: ``side`` (a side name or ``"both"``) against the opponent pool."""
+              reward: str, checkpoint_dir: str | None, learner_setup: str | None = None) -> gym.Env:
+    """One training env: ``side`` (a side name or ``"both"``) against the opponent pool;
+    ``learner_setup`` plays the learner's unseen placements (:class:`WargameEnv`'s)."""
     from fof_env.core.registry import make_game
 
     game = make_game(game_name, **options)
 
     def one_side(player: int) -> WargameEnv:
         opponents = OpponentPool(game, 1 - player, pool, checkpoint_dir)
-        return WargameEnv(game, side=player, opponent=opponents, reward=reward)
+        return WargameEnv(game, side=player, opponent=opponents, reward=reward, learner_setup=learner_setup)
 
     if side == BOTH_SIDES:
         return TwoSidedEnv((one_side(0), one_side(1)))

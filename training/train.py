@@ -119,6 +119,10 @@ class TrainConfig:
     ent_coef: float = 0.01
     clip_range: float = 0.2
     imitate: str | None = None
+    # An agent spec ("heuristic") that plays the learner's unseen placements (a set-up made while no
+    # enemy unit is on the table, or in secret) in training and in the evaluations, so the policy learns
+    # to play from that agent's mixed set-ups (what PPOAgent's default setup="heuristic" plays).
+    learner_setup: str | None = None
     # A model (weights + card) the policy starts from instead of random weights: "ppo" (the model
     # shipped for the side) or a path; its optimizer starts afresh (resolve_init).
     init: str | None = None
@@ -214,6 +218,8 @@ class TrainConfig:
                 build_agent(spec, game, 1 - player, 0)
             if self.imitate is not None:
                 build_agent(self.imitate, game, player, 0)
+            if self.learner_setup is not None:
+                build_agent(self.learner_setup, game, player, 0)
         if self.init is not None:
             resolve_init(self, game)
         check_out_folder(Path(self.out))
@@ -338,7 +344,7 @@ def _make_vec_env(config: TrainConfig, run: Path, seed: int):
 
     pool = parse_pool(config.opponents, config.opponent_weights)
     ckpt_dir = str(run / "checkpoints")
-    fns = [env_factory(config.game, config.side, config.options, pool, config.reward, ckpt_dir)
+    fns = [env_factory(config.game, config.side, config.options, pool, config.reward, ckpt_dir, config.learner_setup)
            for _ in range(config.envs)]
     if config.vec_env == "subproc" and config.envs > 1:
         venv = SubprocVecEnv([functools.partial(in_one_thread, fn) for fn in fns])
@@ -381,7 +387,7 @@ def _demonstrations(config: TrainConfig, progress: bool, executor, dagger_round:
     from training.imitation import collect, collect_on
 
     pool = parse_pool([s for s in config.opponents if s not in SNAPSHOT_SPECS] or ["random"], None)
-    env_args = (config.game, config.side, config.options, pool, config.reward, None)
+    env_args = (config.game, config.side, config.options, pool, config.reward, None, config.learner_setup)
     first = dagger_round * config.imitation_games
     if executor.parallelism > 1:
         blob = None if learner is None else policy_blob(learner, config.side == BOTH_SIDES)
@@ -682,7 +688,8 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
         # and --checkpoint-every are.
         evaluator = MaskedEvalCallback(game, config.side, config.eval_opponents, config.eval_games,
                                        config.eval_every, config.seed + 1, state["curve"], clock,
-                                       on_point=lambda _curve: checkpointer.save(model), executor=executor)
+                                       on_point=lambda _curve: checkpointer.save(model), executor=executor,
+                                       setup=config.learner_setup)
         if not state["curve"]:
             for point in evaluator.evaluate(model):
                 log(f"  step 0: {point['side']} vs {point['opponent']} win rate {point['win_rate']:.3f}")
@@ -719,7 +726,8 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
         round_to_half(model.policy)  # the final evaluation plays the weights model.safetensors ships
         final = [point for opponent in config.eval_opponents
                  for point in evaluate_policy(game, config.side, model.policy, opponent,
-                                              config.final_eval_games, config.seed + 2, executor)]
+                                              config.final_eval_games, config.seed + 2, executor,
+                                              config.learner_setup)]
         weights = export_model(model, run / MODEL)
         card = write_card(run / CARD, config, game, state, final, commands,
                           describe_policy(model.policy, both), weights)

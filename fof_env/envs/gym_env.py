@@ -28,6 +28,14 @@ decide or the game ends. With ``auto_single=True`` (default) learner decisions
 that have exactly one legal action are applied by the env too, and counted in
 ``info["auto_actions"]``; the engine itself never skips a decision.
 
+**Set-up.** ``learner_setup="heuristic"`` (an agent kind) plays the learner's unseen
+placements for it (``state.is_unseen_placement()``: a unit placed while no enemy unit is
+on the table, or in secret): the agent's mixed draw, seeded from the game seed like the
+opponent, counted in ``info["auto_actions"]``. A policy trained so learns to play from the
+set-ups it meets when ``agents.ppo.PPOAgent(setup="heuristic")`` (the default) plays them,
+instead of sharpening one set-up a player learns by heart. ``None`` (default): the learner
+makes them.
+
 **Masks.** ``action_masks()`` (the method sb3-contrib's MaskablePPO reads) and
 ``info["action_mask"]`` are exactly ``state.legal_mask()`` of the learner's
 current decision. Through ``gym.make`` wrappers use ``env.unwrapped.action_masks()``
@@ -137,19 +145,29 @@ from fof_env.envs.opponents import make_opponent
 from fof_env.envs.support import StateRenderer, observation_bounds, potential_fn
 
 _OPPONENT_SEED_TAG = 0x0FF0
-_OWN_KWARGS = "game, side, opponent, reward, auto_single, render_mode, illegal_action, infos, end_mask"
+_SETUP_SEED_TAG = 0x5E70
+_OWN_KWARGS = ("game, side, opponent, reward, auto_single, render_mode, illegal_action, infos, end_mask, "
+               "learner_setup")
 END_MASKS = ("next", "empty")
 
 
 @dataclass
 class _Episode:
-    """A started episode: its game seed, state at the learner's first decision, opponent and
-    the decisions played to get there (opponent's, auto-applied)."""
+    """A started episode: its game seed, state at the learner's first decision, opponent,
+    the decisions played to get there (opponent's, auto-applied) and the agent that plays
+    the learner's unseen placements (None: the learner plays them)."""
 
     seed: int
     state: State
     opponent: Any
     counts: tuple[int, int]
+    setup: Any = None
+
+
+def _unseen_placement(state: State) -> bool:
+    """Whether ``state`` asks for an unseen placement (False for games that have none)."""
+    ask = getattr(state, "is_unseen_placement", None)
+    return bool(callable(ask) and ask())
 
 
 class LearnerIllegalActionError(IllegalActionError):
@@ -174,6 +192,8 @@ class WargameEnv(gym.Env):
         infos: ``"full"`` (default) or ``"minimal"`` (numbers only, same keys every step).
         end_mask: ``"next"`` (default: once an episode is over, the masks are the next
             unseeded episode's first mask) or ``"empty"`` (all False).
+        learner_setup: ``None`` (default) or an agent kind (``"heuristic"``) that plays the
+            learner's unseen placements (see "Set-up").
         **options: scenario options for ``make_game`` (e.g. ``optional_rules=True``);
             unknown names raise ``UnknownOptionError`` (an ``OptionError`` and a ``TypeError``).
     """
@@ -191,6 +211,7 @@ class WargameEnv(gym.Env):
         illegal_action: str = "raise",
         infos: str = "full",
         end_mask: str = "next",
+        learner_setup: str | None = None,
         **options: Any,
     ):
         self.game = build_game(game, options, "WargameEnv", _OWN_KWARGS)
@@ -209,6 +230,12 @@ class WargameEnv(gym.Env):
         self.illegal_action = check_choice(illegal_action, "illegal_action", ILLEGAL_ACTION_MODES)
         self.infos = check_choice(infos, "infos", INFO_MODES)
         self.end_mask = check_choice(end_mask, "end_mask", END_MASKS)
+        if learner_setup is not None:
+            if not isinstance(learner_setup, str):
+                raise TypeError(f"learner_setup must be an agent kind name or None, got {learner_setup!r}")
+            make_opponent(learner_setup, self.game, self.player, seed=0)  # fail now on a bad kind
+        self.learner_setup = learner_setup
+        self.setup_agent = None
         low, high = observation_bounds(self.game)
         self.observation_space = spaces.Box(low, high, self.game.observation_shape, np.float32)
         self.action_space = spaces.Discrete(self.game.num_actions)
@@ -247,14 +274,18 @@ class WargameEnv(gym.Env):
         return spec
 
     # -------------------------------------------------------------- core loop
-    def _play_until_learner(self, state: State, opponent: Any) -> tuple[int, int]:
-        """Play opponent (and auto single-choice learner) decisions; return their counts."""
+    def _play_until_learner(self, state: State, opponent: Any, setup: Any = None) -> tuple[int, int]:
+        """Play opponent (and auto single-choice learner, and ``setup``'s placement) decisions;
+        return their counts."""
         limit = self.game.max_decisions
         opponent_actions = auto_actions = 0
         while not state.is_terminal and len(state.history) < limit:
             if state.current_player != self.player:
                 apply_checked(state, opponent.act(state), f"opponent {self.opponent_side}")
                 opponent_actions += 1
+            elif setup is not None and _unseen_placement(state):
+                apply_checked(state, setup.act(state), f"set-up {self.learner_setup} for {self.side}")
+                auto_actions += 1
             elif self.auto_single:
                 legal = state.legal_actions()
                 if len(legal) != 1:
@@ -276,9 +307,13 @@ class WargameEnv(gym.Env):
         for _ in range(MAX_RESET_ATTEMPTS):
             state = new_state(self.game, int(game_seed), position)
             opponent = self._make_opponent(derive_seed(int(game_seed), _OPPONENT_SEED_TAG))
-            counts = self._play_until_learner(state, opponent)
+            setup = None
+            if self.learner_setup is not None:
+                setup = make_opponent(self.learner_setup, self.game, self.player,
+                                      derive_seed(int(game_seed), _SETUP_SEED_TAG))
+            counts = self._play_until_learner(state, opponent, setup)
             if not state.is_terminal and not self._truncated(state):
-                return _Episode(int(game_seed), state, opponent, counts)
+                return _Episode(int(game_seed), state, opponent, counts, setup)
             if position is not None:
                 raise ValueError(f"the learner ({self.side}) has no decision to make from this position")
             game_seed = int(self.np_random.integers(SEED_LIMIT))
@@ -301,6 +336,7 @@ class WargameEnv(gym.Env):
         self.episode_seed = episode.seed
         self.game_state = episode.state
         self.opponent_agent = episode.opponent
+        self.setup_agent = episode.setup
         self._done = False
         self._outcome = None
         self._phi = self._potential(self.game_state, self.player) if self.reward_mode == "shaped" else 0.0
@@ -315,7 +351,7 @@ class WargameEnv(gym.Env):
             if self.illegal_action == "loss":
                 return self.forfeit(str(exc))
             raise
-        counts = self._play_until_learner(self.game_state, self.opponent_agent)
+        counts = self._play_until_learner(self.game_state, self.opponent_agent, self.setup_agent)
         state = self.game_state
         terminated = state.is_terminal
         truncated = self._truncated()

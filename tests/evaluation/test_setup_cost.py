@@ -45,3 +45,13 @@ def test_the_command_refuses_no_games(capsys):
     with pytest.raises(SystemExit):
         main(["--game", "lost_and_found", "--side", "taliban", "--games", "0"])
     assert "--games and --workers must be at least 1" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("mixed", "verdict"), [(Tally(60, 0, 40), "inside"), (Tally(40, 0, 60), "below"),
+                                                (Tally(80, 0, 20), "above")])
+def test_the_command_says_where_the_mixed_rate_lies(monkeypatch, capsys, mixed, verdict):
+    """60/100 wins has the Wilson interval [50.2%, 69.1%]: 40% lies below it, 80% above."""
+    monkeypatch.setattr("evaluation.setup_cost.compare", lambda *args: (Tally(60, 0, 40), mixed))
+    assert main(["--game", "lost_and_found", "--side", "taliban", "--games", "100"]) == 0
+    out = capsys.readouterr().out
+    assert "best-point set-up: 60/0/40 won 60.0% [50.2%, 69.1%]" in out and f"({verdict} the best-point interval)" in out

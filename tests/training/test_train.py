@@ -786,3 +786,20 @@ def test_a_resumed_run_may_play_its_games_on_other_workers(tmp_path):
     saved = json.loads((run / "config.json").read_text())
     assert saved["config"]["workers"] == 2 and saved["commands"][-1].endswith("--workers 2 --no-progress")
     assert json.loads((run / "model.json").read_text())["config"]["workers"] == 2
+
+
+def test_a_run_with_a_learner_set_up_agent_trains_and_records_it(tmp_path):
+    """--learner-setup heuristic: the heuristic places the Taliban teams in training and evaluation."""
+    run = tmp_path / "laf-setup"
+    config = TrainConfig(game="lost_and_found", side="taliban", out=str(run), steps=256, envs=1,
+                         opponents=["random"], n_steps=128, batch_size=64, n_epochs=1, net_arch=[16],
+                         eval_every=256, eval_games=2, final_eval_games=2, checkpoint_every=256,
+                         learner_setup="heuristic")
+    train(config, "fof train --learner-setup heuristic", progress=False, log=lambda _t: None)
+    card = json.loads((run / "model.json").read_text())
+    assert card["config"]["learner_setup"] == "heuristic" and card["timesteps"] >= 256
+
+
+def test_an_unknown_learner_set_up_agent_is_refused_before_training(tmp_path):
+    with pytest.raises(ValueError, match="nobody"):
+        TrainConfig(game="lost_and_found", side="taliban", out=str(tmp_path / "x"), learner_setup="nobody").validate()
