@@ -326,11 +326,12 @@ class MovementMixin:
 
     def _ask(self, u: int, actions: list[int], kind: int, then: str) -> None:
         """A decision of ``u``'s owner among ``actions`` (sorted); ``then`` names the method that takes
-        the chosen action. With one action there is nothing to choose: it is taken at once."""
+        the chosen action. With one action there is nothing to choose: it is taken at once, for ``u``
+        (the handlers that read ``self.ask`` act for it)."""
+        self.ask = u
         if len(actions) == 1:
             getattr(self, then)(actions[0])
             return
-        self.ask = u
         self.choices = sorted(actions)
         self.pending = then
         self.kind = kind

@@ -55,6 +55,21 @@ def test_with_no_enemy_in_sight_it_withdraws_toward_its_deployment_point():
     assert "x03y05" in options and "x01y09" in options and "x03y13" not in options and "x05y11" not in options
 
 
+def test_a_failed_unit_with_one_point_to_withdraw_to_withdraws_itself():
+    """002: "Except if units that fail have taken more than 50% casualties they Withdraw 6"/15cm away from
+    the nearest visible enemy, or towards their deployment point if there are none visible." A wood hides
+    blue; the red team, deployed at x03y09 (2" north), has one point closer to it: that point itself. The
+    red team moves there, and nobody else moves (the engine once moved the unit last asked to decide)."""
+    woods = area("woods", 8, 0, 14, 24)
+    g = game(RED, BLUE, features=(woods,))
+    s = position(g, {"r.1": {"figures": ["casualty"] * 3 + ["ok"], "deployed_at": "x03y09"}}, dice=[1])
+    s.apply("r.1")
+    assert notes(s) == ["r.1 fails to activate and withdraws"]
+    assert at(s, "r.1") == "x03y09" and at(s, "b.1") == "x15y11"
+    (moved,) = events(s, ev.UnitMoved)
+    assert (moved.unit, moved.origin, moved.destination, moved.how) == ("r.1", "x03y11", "x03y09", "withdraw")
+
+
 def test_walk_fires_at_the_chosen_point_of_its_move():
     """002: "Walk 6"/15cm The unit can also fire small arms or throw grenades, at one point during their
     move." Red walks 6" east towards blue (18" away); it chooses to fire at the end of its walk, 12" from
