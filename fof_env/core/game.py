@@ -170,6 +170,13 @@ class State:
     def clone(self) -> State:
         raise NotImplementedError
 
+    def is_unseen_placement(self) -> bool:
+        """Whether the current decision places a unit where the other side has nothing to answer it
+        with: a set-up point chosen while no enemy unit is on the table, or one kept secret. Bots draw
+        these from a mixed strategy (``agents.mixed_setup``) and ``WargameEnv(learner_setup=...)``
+        has an agent play them. False unless the ruleset says otherwise."""
+        return False
+
     def determinize(self, player: int, rng: random.Random) -> State:
         """A copy of this state for ``player``'s search (e.g. ISMCTS): every fact ``player`` may
         not know is re-sampled from ``rng``, using only what ``player`` knows.

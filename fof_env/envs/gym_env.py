@@ -164,12 +164,6 @@ class _Episode:
     setup: Any = None
 
 
-def _unseen_placement(state: State) -> bool:
-    """Whether ``state`` asks for an unseen placement (False for games that have none)."""
-    ask = getattr(state, "is_unseen_placement", None)
-    return bool(callable(ask) and ask())
-
-
 class LearnerIllegalActionError(IllegalActionError):
     """The learner's action is not legal now (the opponent's illegal actions raise the plain
     :class:`~fof_env.core.errors.IllegalActionError`, and are never turned into a learner
@@ -283,7 +277,7 @@ class WargameEnv(gym.Env):
             if state.current_player != self.player:
                 apply_checked(state, opponent.act(state), f"opponent {self.opponent_side}")
                 opponent_actions += 1
-            elif setup is not None and _unseen_placement(state):
+            elif setup is not None and state.is_unseen_placement():
                 apply_checked(state, setup.act(state), f"set-up {self.learner_setup} for {self.side}")
                 auto_actions += 1
             elif self.auto_single:
