@@ -114,7 +114,7 @@ train-shipped: $(STAMP)
 	$(call finish_shipped,strike_force_one-soviet)
 	$(VENV)/bin/fof train --game fubar_village_patrol --side patrol --imitate heuristic --imitation-games 800 --opponent heuristic random --opponent-weights 0.8 0.2 --steps 300000 --eval-every 100000 --eval-games 100 --final-eval-games 400 --out runs/shipped-fubar_village_patrol-patrol
 	$(call finish_shipped,fubar_village_patrol-patrol)
-	$(VENV)/bin/fof train --game fubar_lost_and_found --side taliban --imitate heuristic --imitation-games 800 --opponent heuristic random --opponent-weights 0.6 0.4 --eval-opponent heuristic random --seed 1 --steps 200000 --eval-every 100000 --eval-games 100 --final-eval-games 400 --out runs/shipped-fubar_lost_and_found-taliban
+	$(VENV)/bin/fof train --game fubar_lost_and_found --side taliban --imitate heuristic --imitation-games 800 --opponent heuristic random --opponent-weights 0.6 0.4 --eval-opponent heuristic random --seed 1 --steps 200000 --eval-every 100000 --eval-games 100 --final-eval-games 400 --learner-setup heuristic --out runs/shipped-fubar_lost_and_found-taliban
 	$(call finish_shipped,fubar_lost_and_found-taliban)
 	@# The shipped run (sfo-us-f) was cut by a 30-minute timeout at 1.83M steps; --stop-at pauses this one
 	@# at its best evaluated point, 1.4M, however fast the machine, and --best finishes from there
