@@ -7,7 +7,6 @@ import pytest
 import agents  # noqa: F401  (registers the agent factory the env builds opponents with)
 from fof_env.envs.gym_env import WargameEnv
 
-
 TEAMS = ("tal.1", "tal.2", "tal.3", "tal.4")  # placed at the start; tal.R comes on later
 
 
