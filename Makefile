@@ -108,8 +108,8 @@ $(VENV)/bin/fof train --resume runs/shipped-$(1) --best
 $(call copy_shipped,$(1))
 endef
 train-shipped: $(STAMP)
-	$(VENV)/bin/fof train --game lost_and_found --side taliban --steps 300000 --envs 1 --opponent heuristic --imitate heuristic --imitation-games 1500 --imitation-epochs 15 --net-arch 256 256 --learning-rate 2.5e-4 --ent-coef 0.005 --n-steps 2048 --batch-size 512 --n-epochs 10 --eval-every 50000 --checkpoint-every 50000 --out runs/shipped-lost_and_found-taliban
-	$(call copy_shipped,lost_and_found-taliban)
+	$(VENV)/bin/fof train --game lost_and_found --side taliban --steps 200000 --envs 1 --opponent heuristic --imitate heuristic --imitation-games 1500 --imitation-epochs 15 --net-arch 256 256 --learning-rate 2.5e-4 --ent-coef 0.005 --n-steps 2048 --batch-size 512 --n-epochs 10 --eval-every 50000 --checkpoint-every 50000 --learner-setup heuristic --out runs/shipped-lost_and_found-taliban
+	$(call finish_shipped,lost_and_found-taliban)
 	$(VENV)/bin/fof train --game strike_force_one --side soviet --steps 600000 --envs 1 --opponent heuristic random --opponent-weights 0.7 0.3 --imitate heuristic --imitation-games 2000 --imitation-epochs 15 --net-arch 256 256 --learning-rate 3e-4 --ent-coef 0.01 --n-steps 2048 --batch-size 256 --n-epochs 4 --eval-every 50000 --checkpoint-every 50000 --out runs/shipped-strike_force_one-soviet
 	$(call finish_shipped,strike_force_one-soviet)
 	$(VENV)/bin/fof train --game fubar_village_patrol --side patrol --imitate heuristic --imitation-games 800 --opponent heuristic random --opponent-weights 0.8 0.2 --steps 300000 --eval-every 100000 --eval-games 100 --final-eval-games 400 --out runs/shipped-fubar_village_patrol-patrol

@@ -87,15 +87,16 @@ def test_a_model_for_another_side_or_game_is_refused(untrained_model):
         make_agent("ppo", make_game("lost_and_found"), "taliban", path=str(untrained_model), deterministic="maybe")
 
 
-# The shipped files, pinned: sha256 of the weights, and the sb3 zip each was converted from.
+# The shipped files, pinned: sha256 of the weights, and the sb3 zip each was converted from (None: made
+# by fof train as safetensors, nothing converted).
 SHIPPED = {
     ("strike_force_one", "soviet"): (
         "fdc8ee67aac504fc7f84439c42e05b4bd9f50710db867830763fa908f9191a32",
         "c626c4ee4e64495723413401abd96f956d813f26269b2714a4ec2e33f108dea7",
     ),
-    ("lost_and_found", "taliban"): (
-        "5758b8092f30f3bb6ca9ac694834919d341f1661442bf1103040d42024050e45",
-        "962b05df31ace942032288823121cbfbeb83d68be1665fc66194cbe8e8c437ba",
+    ("lost_and_found", "taliban"): (  # trained by fof train (--learner-setup heuristic): no zip
+        "5c05ac2cec1b282e9f7c009bee20bf24241781f7e0671bbe657f6ecfeb60c94f",
+        None,
     ),
 }
 
@@ -105,9 +106,11 @@ SHIPPED = {
 # from random games, so a rule fix that changes those games re-pins the actions of the model
 # (the weights' sha256 above is unchanged): Lost & Found's after R27/R29, R13 and R14 (issue 10); both
 # when the dice moved from NumPy's PCG64 to random.Random (other dice, other random games, other states).
+# The Lost & Found Taliban model was replaced by one trained with --learner-setup heuristic: its actions
+# were recorded when it shipped.
 PINNED_ACTIONS = {
     ("strike_force_one", "soviet"): [68, 69, 39, 48, 68, 38, 39, 73, 68, 38, 68, 39, 70, 71, 68, 38, 38, 39, 68, 68],
-    ("lost_and_found", "taliban"): [99, 324, 331, 350, 151, 324, 99, 327, 330, 324, 99, 327, 326, 350, 99, 327, 350, 324],
+    ("lost_and_found", "taliban"): [100, 324, 343, 350, 152, 343, 100, 343, 330, 343, 81, 343, 324, 343, 80, 343, 350, 324],
 }
 
 
@@ -136,8 +139,11 @@ def test_the_shipped_model_plays_its_pinned_actions(game_name, side):
     assert hashlib.sha256(data).hexdigest() == SHIPPED[game_name, side][0] == card["weights"]["sha256"]
     assert card["format"] == "fof-model-card/2" and card["weights"]["dtype"] == "float16"
     assert card["architecture"]["net_arch"] == {"pi": [256, 256], "vf": [256, 256]}
-    assert card["converted_from"] == {"file": f"{game_name}-{side}.zip", "sha256": SHIPPED[game_name, side][1],
-                                      "how": card["converted_from"]["how"]}
+    if SHIPPED[game_name, side][1] is None:
+        assert "converted_from" not in card and card["command"].startswith("fof train ")
+    else:
+        assert card["converted_from"] == {"file": f"{game_name}-{side}.zip", "sha256": SHIPPED[game_name, side][1],
+                                          "how": card["converted_from"]["how"]}
     game = make_game(game_name)
     agent = make_agent("ppo", game, side, seed=0, setup="policy")  # the network plays its set-up too
     actions = [agent.act(s) for s in model_side_states(game, game.player_index(side))]
