@@ -14,46 +14,27 @@ from __future__ import annotations
 import argparse
 import sys
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
 
 from agents.mixed_setup import best_point_setups
 from evaluation.match import play_game
 from evaluation.setup_spread import seeded_agent
-from evaluation.stats import wilson_interval
+from evaluation.tallies import WDL
 from fof_env.core.registry import make_game
 
 
-@dataclass(frozen=True)
-class Tally:
-    """``side``'s results over some games."""
-
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
-
-    def __add__(self, other: Tally) -> Tally:
-        return Tally(self.wins + other.wins, self.draws + other.draws, self.losses + other.losses)
-
-    @property
-    def games(self) -> int:
-        return self.wins + self.draws + self.losses
-
-    @property
-    def rate(self) -> float:
-        return self.wins / self.games if self.games else 0.0
-
-    def __str__(self) -> str:
-        low, high = wilson_interval(self.wins, self.games)
-        return f"{self.wins}/{self.draws}/{self.losses} won {self.rate:.1%} [{low:.1%}, {high:.1%}]"
+def describe(tally: WDL) -> str:
+    """``W/D/L won R% [low, high]``: the win rate with its Wilson 95% interval."""
+    low, high = tally.win_interval
+    return f"{tally.wins}/{tally.draws}/{tally.losses} won {tally.win_rate:.1%} [{low:.1%}, {high:.1%}]"
 
 
-def play(game_name: str, side: str, agent: str, opponent: str, seeds: list[int], best_point: bool) -> Tally:
+def play(game_name: str, side: str, agent: str, opponent: str, seeds: list[int], best_point: bool) -> WDL:
     """``side``'s results in the games ``seeds``, with best-point set-ups or mixed ones."""
     game = make_game(game_name)
     me = game.player_index(side)
     specs = {me: agent, 1 - me: opponent}
     kept: dict[int, object] = {}
-    tally = Tally()
+    tally = WDL()
     for seed in seeds:
         bots = [seeded_agent(kept, specs[p], game, p, 2 * seed + p) for p in (0, 1)]
         if best_point:
@@ -61,16 +42,16 @@ def play(game_name: str, side: str, agent: str, opponent: str, seeds: list[int],
                 result = play_game(game, bots, seed, record=False)
         else:
             result = play_game(game, bots, seed, record=False)
-        tally += Tally(int(result.winner == me), int(result.winner is None), int(result.winner == 1 - me))
+        tally += WDL(int(result.winner == me), int(result.winner is None), int(result.winner == 1 - me))
     return tally
 
 
-def _play(job: tuple) -> Tally:
+def _play(job: tuple) -> WDL:
     return play(*job)
 
 
 def compare(game_name: str, side: str, agent: str, opponent: str, seeds: list[int],
-            workers: int = 1) -> tuple[Tally, Tally]:
+            workers: int = 1) -> tuple[WDL, WDL]:
     """``side``'s results with best-point set-ups and with mixed ones, on the same games."""
     pieces = max(1, min(len(seeds), 4 * workers))
     chunks = [seeds[i::pieces] for i in range(pieces)]
@@ -80,8 +61,8 @@ def compare(game_name: str, side: str, agent: str, opponent: str, seeds: list[in
     else:
         with ProcessPoolExecutor(workers) as pool:
             tallies = list(pool.map(_play, jobs))
-    best_point = sum(tallies[:pieces], Tally())
-    mixed = sum(tallies[pieces:], Tally())
+    best_point = sum(tallies[:pieces], WDL())
+    mixed = sum(tallies[pieces:], WDL())
     return best_point, mixed
 
 
@@ -99,11 +80,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--games and --workers must be at least 1")
     seeds = list(range(args.seed, args.seed + args.games))
     best_point, mixed = compare(args.game, args.side, args.agent, args.opponent, seeds, args.workers)
-    low, high = wilson_interval(best_point.wins, best_point.games)
-    verdict = "inside" if low <= mixed.rate <= high else ("above" if mixed.rate > high else "below")
+    low, high = best_point.win_interval
+    rate = mixed.win_rate
+    verdict = "inside" if low <= rate <= high else ("above" if rate > high else "below")
     print(f"{args.game}: {args.side} = {args.agent} against {args.opponent}, {args.games} games each")
-    print(f"  best-point set-up: {best_point}")
-    print(f"  mixed set-up:      {mixed} ({verdict} the best-point interval)")
+    print(f"  best-point set-up: {describe(best_point)}")
+    print(f"  mixed set-up:      {describe(mixed)} ({verdict} the best-point interval)")
     return 0
 
 

@@ -6,8 +6,9 @@ import pytest
 
 import agents.mixed_setup as mixed_setup
 from agents.mixed_setup import best_point_setups
-from evaluation.setup_cost import Tally, compare, main
+from evaluation.setup_cost import compare, describe, main
 from evaluation.setup_spread import placements
+from evaluation.tallies import WDL
 
 
 def test_best_point_setups_take_the_best_point_every_game_and_restore_the_mix():
@@ -38,7 +39,7 @@ def test_compare_plays_the_same_games_both_ways_and_the_workers_agree():
 
 
 def test_the_tally_reads_as_wins_draws_losses_with_its_interval():
-    assert str(Tally(3, 1, 0) + Tally(0, 0, 1)) == "3/1/1 won 60.0% [23.1%, 88.2%]"
+    assert describe(WDL(3, 1, 0) + WDL(0, 0, 1)) == "3/1/1 won 60.0% [23.1%, 88.2%]"
 
 
 def test_the_command_refuses_no_games(capsys):
@@ -47,11 +48,11 @@ def test_the_command_refuses_no_games(capsys):
     assert "--games and --workers must be at least 1" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize(("mixed", "verdict"), [(Tally(60, 0, 40), "inside"), (Tally(40, 0, 60), "below"),
-                                                (Tally(80, 0, 20), "above")])
+@pytest.mark.parametrize(("mixed", "verdict"), [(WDL(60, 0, 40), "inside"), (WDL(40, 0, 60), "below"),
+                                                (WDL(80, 0, 20), "above")])
 def test_the_command_says_where_the_mixed_rate_lies(monkeypatch, capsys, mixed, verdict):
     """60/100 wins has the Wilson interval [50.2%, 69.1%]: 40% lies below it, 80% above."""
-    monkeypatch.setattr("evaluation.setup_cost.compare", lambda *args: (Tally(60, 0, 40), mixed))
+    monkeypatch.setattr("evaluation.setup_cost.compare", lambda *args: (WDL(60, 0, 40), mixed))
     assert main(["--game", "lost_and_found", "--side", "taliban", "--games", "100"]) == 0
     out = capsys.readouterr().out
     assert "best-point set-up: 60/0/40 won 60.0% [50.2%, 69.1%]" in out and f"({verdict} the best-point interval)" in out
