@@ -25,9 +25,9 @@ SETUP_CHOICES = 4  # unseen placements are drawn among this many best points (1/
 
 
 def is_unseen_placement(state) -> bool:
-    """Whether ``state`` asks for an unseen placement (False for games that have none)."""
-    ask = getattr(state, "is_unseen_placement", None)
-    return bool(callable(ask) and ask())
+    """Whether ``state`` asks for an unseen placement (``State.is_unseen_placement``: False for games
+    that have none)."""
+    return state.is_unseen_placement()
 
 
 def setup_choices(state) -> int:
