@@ -70,6 +70,19 @@ def test_a_failed_unit_with_one_point_to_withdraw_to_withdraws_itself():
     assert (moved.unit, moved.origin, moved.destination, moved.how) == ("r.1", "x03y11", "x03y09", "withdraw")
 
 
+def test_a_failed_unit_with_nowhere_to_withdraw_stays_and_is_not_on_guard():
+    """002: "Except if units that fail have taken more than 50% casualties they Withdraw 6"/15cm away from
+    the nearest visible enemy, or towards their deployment point if there are none visible." A wood hides
+    blue and the red team stands on its own deployment point: no point is closer to it, so the team stays
+    where it is, said so, and is not On Guard (it failed "except" as a unit that withdraws, rulings F9)."""
+    woods = area("woods", 8, 0, 14, 24)
+    g = game(RED, BLUE, features=(woods,))
+    s = position(g, {"r.1": {"figures": ["casualty"] * 3 + ["ok"], "deployed_at": "x03y11"}}, dice=[1])
+    s.apply("r.1")
+    assert notes(s) == ["r.1 fails to activate and has nowhere to withdraw"]
+    assert at(s, "r.1") == "x03y11" and s.guard[0] == 0 and not events(s, ev.UnitMoved)
+
+
 def test_walk_fires_at_the_chosen_point_of_its_move():
     """002: "Walk 6"/15cm The unit can also fire small arms or throw grenades, at one point during their
     move." Red walks 6" east towards blue (18" away); it chooses to fire at the end of its walk, 12" from
