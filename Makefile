@@ -9,7 +9,7 @@ PIP := $(VENV)/bin/pip
 STAMP := $(VENV)/.stamp
 TORCH_PIN := torch==2.13.0
 
-.PHONY: venv test lint demo fuzz bench bench-check bench-detail bench-long loadtest mutate golden strength train-shipped clean
+.PHONY: venv test lint demo fuzz bench bench-check bench-detail bench-long loadtest mutate golden strength train-shipped train-values clean
 
 venv: $(STAMP)
 
@@ -143,6 +143,12 @@ train-shipped: $(STAMP)
 	$(VENV)/bin/fof train --game wwii_hedgerow_hamlet --side us --imitate heuristic --imitation-games 600 --imitation-epochs 10 --dagger-rounds 3 --net-arch 256 256 --opponent heuristic random --eval-opponent heuristic random --steps 0 --eval-games 50 --final-eval-games 400 --workers 2 --out runs/shipped-wwii_hedgerow_hamlet-us
 	$(call copy_shipped,wwii_hedgerow_hamlet-us)
 	$(PY) -m evaluation.curves
+
+# The value nets shipped in agents/models/values (agents/value_net.py), each trained on game results by
+# the command that wrote it (its card records the command and its held-out report; docs/search.md).
+train-values: $(STAMP)
+	$(PY) -m training.value_net --game strike_force_one --side us --games 3000 --seed 0 --out agents/models/values/strike_force_one-us.safetensors
+	$(PY) -m training.value_net --game strike_force_one --side soviet --games 3000 --seed 0 --out agents/models/values/strike_force_one-soviet.safetensors
 
 clean:
 	rm -rf $(VENV)

@@ -3,7 +3,7 @@ optionally guided by the game's heuristic bot and a position evaluation.
 
 ``MCTSAgent(game, player, seed=None, simulations=200, time_budget=None, exploration=1.0,
 rollout_limit=None, rollout="random", epsilon=0.0, evaluation="none", prior="none",
-prior_mix=0.25, batch=1)``; the agent spec ``"mcts:200"`` is ``simulations=200``, and
+prior_mix=0.25, batch=1, critic="both", opponent="tree")``; the agent spec ``"mcts:200"`` is ``simulations=200``, and
 ``"mcts:time_budget=0.05,exploration=1.4"`` sets keywords (strings from the command line
 are read as numbers; ``"none"`` leaves ``time_budget``/``rollout_limit`` unset). Options:
 
@@ -11,9 +11,12 @@ are read as numbers; ``"none"`` leaves ``time_budget``/``rollout_limit`` unset).
   ``rollout_limit`` (int: decisions per rollout, ``None``: to the end of the game);
 * ``rollout=random|heuristic``: the rollout policy (see "Guided search"); ``epsilon`` (0..1):
   with ``rollout=heuristic``, the chance of a uniformly random action instead of the heuristic's;
-* ``evaluation=none|score|ppo``: the value of a rollout cut off by ``rollout_limit`` before the end:
-  ``none`` 0 (a draw), ``score`` :func:`agents.position_values.position_value`, ``ppo`` the shipped PPO
-  models' critics;
+* ``evaluation=none|score|ppo|value``: the value of a rollout cut off by ``rollout_limit`` before the
+  end: ``none`` 0 (a draw), ``score`` :func:`agents.position_values.position_value`, ``ppo`` the shipped
+  PPO models' critics, ``value`` the searching side's shipped value net (:mod:`agents.value_net`);
+* ``opponent=tree|heuristic``: ``tree`` (default) searches the opponent's decisions as the other
+  player of a zero-sum tree; ``heuristic`` plays them by the opponent's heuristic bot, in the tree
+  and in the rollouts (see "Opponent model");
 * ``prior=none|heuristic|ppo``: ``heuristic`` selects in the tree by PUCT with the heuristic's
   choice as prior, ``ppo`` with the shipped PPO model's action probabilities for each side that has
   one (the heuristic's choice for a side without); ``prior_mix`` (0..1) is the prior's share spread
@@ -88,6 +91,17 @@ the real state, and every random choice comes from the agent's RNG, so a search 
   legal actions), so the network costs one call per node created, not per visit. A side with no
   shipped model uses the heuristic's choice as above. The policy sees only the determinized world,
   through the same observation any agent of that side gets.
+
+* ``evaluation=value``: a rollout stopped by ``rollout_limit`` scores ``(v, -v)`` for the searching
+  player ``p`` (``v`` negated for player 1), ``v`` the value net shipped for ``p``'s side
+  (``agents/models/values``) on ``p``'s own observation of the determinized world: a net trained on
+  game results, not on a shaped return, in games against the opponent its card names.
+
+**Opponent model.** With ``opponent=heuristic`` the tree holds only the searching player's decisions:
+wherever the opponent decides (in the tree or in a rollout), it plays its heuristic bot's choice in
+that world, as the dice are played, so the search is a best response to the heuristic rather than a
+minimax over it. A value net trained in games against the heuristic then values the positions the
+search assumes. The opponent's bot sees only the determinized world, as every bot here.
 
 **Budget.** ``simulations`` iterations per decision (at least 1); with ``time_budget``
 seconds the search instead runs until that time is spent (at least one iteration) and
@@ -223,8 +237,9 @@ def _optional_number(value: Any, kind: type, name: str) -> Any:
 
 _OPTIONS = (
     "simulations (int), time_budget (seconds), exploration (float), rollout_limit (int), "
-    "rollout (random|heuristic), epsilon (0..1), evaluation (none|score|ppo), prior (none|heuristic|ppo), "
-    "prior_mix (0..1), batch (int: leaves per network call), critic (both|SIDE: whose critics value a leaf)"
+    "rollout (random|heuristic), epsilon (0..1), evaluation (none|score|ppo|value), prior (none|heuristic|ppo), "
+    "prior_mix (0..1), batch (int: leaves per network call), critic (both|SIDE: whose critics value a leaf), "
+    "opponent (tree|heuristic)"
 )
 
 
@@ -272,6 +287,7 @@ class MCTSAgent:
         prior_mix: float = 0.25,
         batch: int = 1,
         critic: str = "both",
+        opponent: str = "tree",
         **unknown: Any,
     ):
         if unknown:
@@ -291,7 +307,8 @@ class MCTSAgent:
         if self.rollout_limit is not None and self.rollout_limit < 0:
             raise OptionError(f"mcts: rollout_limit must be >= 0, got {rollout_limit!r}")
         self.rollout = _choice(rollout, "rollout", ("random", "heuristic"))
-        self.evaluation = _choice(evaluation, "evaluation", ("none", "score", "ppo"))
+        self.evaluation = _choice(evaluation, "evaluation", ("none", "score", "ppo", "value"))
+        self.opponent = _choice(opponent, "opponent", ("tree", "heuristic"))
         self.prior = _choice(prior, "prior", ("none", "heuristic", "ppo"))
         self.epsilon = _fraction(epsilon, "epsilon", 0.0)
         self.prior_mix = _fraction(prior_mix, "prior_mix", 0.25)
@@ -306,12 +323,15 @@ class MCTSAgent:
         self.critic = _choice(critic, "critic", ("both", *sides))
         self._critic_player = None if self.critic == "both" else game.side_in_any_case(self.critic)
         self._check_critic()
-        if self.rollout == "heuristic" or self.prior == "heuristic" or self._heuristic_prior_needed:
+        self._value_net = self._shipped_value_net(game, self.player) if self.evaluation == "value" else None
+        if (self.rollout == "heuristic" or self.prior == "heuristic" or self._heuristic_prior_needed
+                or self.opponent == "heuristic"):
             from agents.heuristic import heuristic_games
 
             if game.name not in heuristic_games():
                 raise OptionError(
-                    f"mcts: rollout=heuristic / prior=heuristic (or prior=ppo for a side without a model) need "
+                    f"mcts: rollout=heuristic / prior=heuristic / opponent=heuristic (or prior=ppo for a side "
+                    f"without a model) need "
                     f"a game with a heuristic bot ({', '.join(heuristic_games())}), not {game.name!r}"
                 )
         if self.evaluation == "score":
@@ -345,6 +365,8 @@ class MCTSAgent:
             extra.append(f"batch={self.batch}")
         if self.critic != "both":
             extra.append(f"critic={self.critic}")
+        if self.opponent != "tree":
+            extra.append(f"opponent={self.opponent}")
         if not extra:
             return f"mcts:{self.simulations}"
         if self.time_budget is None:
@@ -368,6 +390,23 @@ class MCTSAgent:
                 f"(shipped: {have})"
             )
         return nets
+
+    @staticmethod
+    def _shipped_value_net(game, player: int):
+        """``evaluation=value``: the value net shipped for ``player``'s side, checked to fit the game."""
+        from agents.policy_io import ModelFileError
+        from agents.value_net import check_fits, load_value_net, shipped_value_path
+
+        side = game.player_names[player]
+        path = shipped_value_path(game.name, side.lower())
+        if not path.exists():
+            raise OptionError(f"mcts: evaluation=value needs a value net shipped for {side} of {game.name!r} ({path})")
+        try:
+            net = load_value_net(path)
+            check_fits(net, game, player, str(path))
+        except ModelFileError as exc:
+            raise OptionError(f"mcts: evaluation=value: {exc}") from None
+        return net
 
     def _check_critic(self) -> None:
         """``critic=SIDE`` needs ``evaluation=ppo`` and that side's shipped model."""
@@ -423,13 +462,13 @@ class MCTSAgent:
 
     @property
     def _plain(self) -> bool:
-        """The unguided search (random rollouts, no evaluation, no prior)."""
-        return self.rollout == "random" and self.evaluation == "none" and self.prior == "none"
+        """The unguided search (random rollouts, no evaluation, no prior, the opponent in the tree)."""
+        return self.rollout == "random" and self.evaluation == "none" and self.prior == "none" and self.opponent == "tree"
 
     def _policies(self) -> list | None:
         """Fresh heuristic bots of both players for one search, seeded from the agent's RNG; they
         only ever see determinized worlds."""
-        if self.rollout != "heuristic" and not self._heuristic_prior_needed:
+        if self.rollout != "heuristic" and not self._heuristic_prior_needed and self.opponent != "heuristic":
             return None
         from agents.heuristic import make_heuristic
 
@@ -457,6 +496,8 @@ class MCTSAgent:
         mix = self.prior_mix
         heuristic_rollout = self.rollout == "heuristic"
         eps = self.epsilon
+        me = self.player
+        modelled = me if self.opponent == "heuristic" else -1  # the opponent plays its bot: only ``me`` branches
         batched = nets is not None and self.batch > 1
         critic_leaves = batched and self.evaluation == "ppo"
         critics = self._critics if self.evaluation == "ppo" else None  # built once per search, read at every leaf
@@ -466,6 +507,12 @@ class MCTSAgent:
             from agents.position_values import position_value
         elif self.evaluation == "ppo":
             position_value = functools.partial(self._critic_value, critics=critics)
+        elif self.evaluation == "value":
+            value_of = self._value_net.state_value  # type: ignore[union-attr]
+
+            def position_value(world) -> float:  # for player 0, from ``me``'s own observation
+                v = value_of(world, me)
+                return v if me == 0 else -v
         else:
             position_value = None
         hints: dict[int, int] = {}  # root action -> how often it was the heuristic's choice
@@ -489,6 +536,9 @@ class MCTSAgent:
             while not world.is_terminal:
                 legal = world.legal_actions()
                 mover = world.current_player
+                if modelled >= 0 and mover != modelled:  # the opponent model decides, as a die would
+                    world.apply_unchecked(legal[0] if len(legal) == 1 else bots[mover].act(world))  # type: ignore[index]
+                    continue
                 key = (mover, world.decision_kind)
                 edges = node.kids.get(key)
                 if edges is None:
@@ -578,7 +628,9 @@ class MCTSAgent:
                 n = len(legal)
                 if n == 1:
                     action = legal[0]
-                elif heuristic_rollout and (not eps or rand() >= eps):
+                elif (modelled >= 0 and world.current_player != modelled) or (
+                    heuristic_rollout and (not eps or rand() >= eps)
+                ):  # the opponent model, or a heuristic rollout step
                     action = bots[world.current_player].act(world)  # type: ignore[index]
                 else:
                     action = legal[int(rand() * n)]

@@ -296,6 +296,8 @@ GUIDED = {
     "ppo_prior_and_value": {"prior": "ppo", "rollout_limit": 4, "evaluation": "ppo"},
     # ... batched: 4 leaves valued by the critics alone (no rollout) and 4 new nodes' priors per network call
     "ppo_batched": {"prior": "ppo", "rollout_limit": 0, "evaluation": "ppo", "batch": 4},
+    # the opponent played by its heuristic bot, in the tree and in the rollouts: only the searcher branches
+    "opponent_model": {"opponent": "heuristic", "prior": "heuristic", "rollout_limit": 12, "evaluation": "score"},
 }
 
 
@@ -335,7 +337,8 @@ def test_guided_options_from_a_command_line_spec():
     ("options", "words"),
     [
         ({"rollout": "greedy"}, "rollout must be one of random|heuristic"),
-        ({"evaluation": "vp"}, "evaluation must be one of none|score|ppo"),
+        ({"evaluation": "vp"}, "evaluation must be one of none|score|ppo|value"),
+        ({"opponent": "minimax"}, "opponent must be one of tree|heuristic"),
         ({"prior": "alphazero"}, "prior must be one of none|heuristic|ppo"),
         ({"epsilon": "1.5"}, "epsilon must be in [0, 1]"),
         ({"epsilon": "often"}, "epsilon must be a number"),
@@ -353,6 +356,7 @@ def test_bad_guided_option_values_give_one_line(options, words):
     assert words in message and "\n" not in message
     if "rollot" in options:
         assert "rollout (random|heuristic)" in message and "prior (none|heuristic|ppo)" in message
+        assert "opponent (tree|heuristic)" in message
 
 
 def test_a_ppo_prior_needs_a_shipped_model():
@@ -549,3 +553,94 @@ def test_position_value_is_in_range_and_terminal_states_are_worth_their_returns(
         legal = state.legal_actions()
         state.apply(legal[rng.randrange(len(legal))])
     assert position_value(state) == state.returns()[0]
+
+
+# ---------------------------------------------------------------------------- opponent model
+def _movers_in_tree(node, out: set) -> set:
+    for (mover, _kind), edges in node.kids.items():
+        out.add(mover)
+        for child in edges.values():
+            _movers_in_tree(child, out)
+    return out
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+def test_with_the_opponent_modelled_only_the_searcher_branches(game_name):
+    """``opponent=heuristic``: the opponent's decisions are played by its bot, never searched, so every
+    node of the tree is the searching player's; in the default tree both players branch."""
+    from agents.mcts import _Node
+
+    plain: set = set()
+    for state in positions(game_name, seed=3, count=3, every=11):
+        me = state.current_player
+        for opponent in ("tree", "heuristic"):
+            agent = MCTSAgent(state.game, me, seed=1, simulations=40, opponent=opponent)
+            root = _Node()
+            agent._search(state, root, 0.0)
+            movers = _movers_in_tree(root, set())
+            if opponent == "heuristic":
+                assert movers == {me}
+            else:
+                plain |= movers
+    assert plain == {0, 1}  # the plain trees reach the opponent's decisions
+
+
+def test_the_opponent_model_is_the_heuristic_bot_the_opponent_would_be():
+    """In a modelled world the opponent plays exactly what its heuristic bot chooses there: a search whose
+    bots are replaced by ones that always pass shows the opponent passing in every world."""
+    game = fof_env.make_game("strike_force_one")
+    state = positions("strike_force_one", seed=5, count=1)[0]
+    me = state.current_player
+    seen = []
+
+    class Recorder:
+        def __init__(self, player):
+            self.player = player
+
+        def act(self, world):
+            seen.append((self.player, world.current_player))
+            return world.legal_actions()[-1]
+
+    agent = MCTSAgent(game, me, seed=2, simulations=10, opponent="heuristic")
+    agent._policies = lambda: [Recorder(0), Recorder(1)]
+    agent.act(state)
+    assert seen and all(p == w == 1 - me for p, w in seen)  # only the opponent's bot is asked, on its own turns
+
+
+# ---------------------------------------------------------------------------- value nets
+def test_the_value_evaluation_needs_a_shipped_value_net(tmp_path, monkeypatch):
+    import agents.value_net as value_net
+
+    monkeypatch.setattr(value_net, "VALUES_DIR", tmp_path)
+    game = fof_env.make_game("strike_force_one")
+    with pytest.raises(OptionError) as err:
+        MCTSAgent(game, 1, evaluation="value")
+    assert "needs a value net shipped for us of" in str(err.value) and "\n" not in str(err.value)
+
+
+def test_the_value_evaluation_reads_the_searchers_own_net_for_player_0(monkeypatch):
+    """A leaf is worth ``v`` for the searching player (its net on its own observation): ``(v, -v)`` for
+    player 0, ``(-v, v)`` searched by player 1; the net is asked for the searcher's observation only."""
+    from agents.value_net import ValueNet
+
+    game = fof_env.make_game("strike_force_one")
+    state = positions("strike_force_one", seed=1, count=1)[0]
+    me = state.current_player
+    asked = []
+
+    class Constant(ValueNet):
+        def __init__(self):
+            pass
+
+        def state_value(self, world, player):
+            asked.append(player)
+            return 0.5
+
+    monkeypatch.setattr(MCTSAgent, "_shipped_value_net", staticmethod(lambda game, player: Constant()))
+    agent = MCTSAgent(game, me, seed=0, simulations=12, rollout_limit=0, evaluation="value")
+    agent.act(state)
+    assert asked and set(asked) == {me}
+    stats = agent.last_search
+    # every iteration's leaf was worth +0.5 to the searcher (no game ends in 0 decisions from here)
+    assert sum(stats.rewards.values()) == pytest.approx(0.5 * sum(stats.visits.values()))
+    assert repr(agent) == "mcts:simulations=12,rollout_limit=0,evaluation=value"
