@@ -151,16 +151,6 @@ def fit(train: Positions, hidden: Sequence[int], seed: int, epochs: int = 60, ba
     stop the training when their loss has not improved for ``patience`` epochs (the best epoch kept)."""
     import torch
 
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)  # a small net: one thread is faster than several fighting over the cores
-    try:
-        return _fit(torch, train, hidden, seed, epochs, batch, learning_rate, weight_decay, patience)
-    finally:
-        torch.set_num_threads(threads)
-
-
-def _fit(torch, train: Positions, hidden: Sequence[int], seed: int, epochs: int, batch: int, learning_rate: float,
-         weight_decay: float, patience: int) -> tuple[ValueNet, dict]:  # fmt: skip
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     game_ids = np.unique(train.games)
