@@ -91,7 +91,6 @@ the real state, and every random choice comes from the agent's RNG, so a search 
   legal actions), so the network costs one call per node created, not per visit. A side with no
   shipped model uses the heuristic's choice as above. The policy sees only the determinized world,
   through the same observation any agent of that side gets.
-
 * ``evaluation=value``: a rollout stopped by ``rollout_limit`` scores ``(v, -v)`` for the searching
   player ``p`` (``v`` negated for player 1), ``v`` the value net shipped for ``p``'s side
   (``agents/models/values``) on ``p``'s own observation of the determinized world: a net trained on
