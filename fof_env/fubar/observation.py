@@ -38,6 +38,7 @@ MEMBER_FEATURES = 5
 GAME_FEATURES = 16
 BOARD_PLANES = 5
 _static: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_ABSENT = (0.0,) * UNIT_FEATURES  # a unit not in play (or not yet on the table)
 
 
 def _layout(sc) -> tuple[int, int, int, int, int]:
@@ -84,49 +85,56 @@ def encode(s, player: int) -> np.ndarray:
     fs = s.fs
     order = orders[player]
     slot = slots[player]
-    units: list[float] = []
-    mem = obs[m_at:g_at].reshape(sc.n_units, m, MEMBER_FEATURES)
+    units: list[float] = []  # the unit block, written into ``obs`` at once
+    mem = [0.0] * (sc.n_units * m * MEMBER_FEATURES)  # the member block, likewise
+    pos, gone, attached, present, unit_side, vehicle = s.pos, s.gone, s.attached, sc.present, sc.unit_side, sc.vehicle
+    xy = table.xy
+    level = sc.geo.level
     for k, u in enumerate(order):
-        members = s.members[u]
-        mine = sc.unit_side[u] == player
-        here = s.pos[u]
-        if not sc.present[u] or (here < 0 and not s.gone[u] and s.attached[u] < 0 and s.turn == 0):
-            units += [0.0] * UNIT_FEATURES
+        here = pos[u]
+        if not present[u] or (here < 0 and not gone[u] and attached[u] < 0 and s.turn == 0):
+            units += _ABSENT
             continue
-        on = here >= 0 and not s.gone[u]
+        mine = unit_side[u] == player
+        on = here >= 0 and not gone[u]
         if on:
-            x, y = table.xy[here]
+            x, y = xy[here]
             obs[b_at + (2 if mine else 3) * p + here] = 1.0
         else:
             x = y = 0.0
         standing = supp = cas = 0
-        for j, f in enumerate(members[:m]):
+        at = k * m * MEMBER_FEATURES
+        for f in s.members[u][:m]:
             st = fs[f]
-            row = mem[k, j]
             if st == OK:
-                row[0] = 1.0
+                mem[at] = 1.0
                 standing += 1
             elif st == SUPP:
-                row[1] = 1.0
+                mem[at + 1] = 1.0
                 standing += 1
                 supp += 1
             elif st in (CAS, CAPT):
-                row[2] = 1.0
+                mem[at + 2] = 1.0
                 cas += 1
-            row[3] = fig_fp[f]
-            row[4] = fig_range[f]
-        veh = s.is_veh(u)
-        face = s.facing[u] * math.pi / 4
+            mem[at + 3] = fig_fp[f]
+            mem[at + 4] = fig_range[f]
+            at += MEMBER_FEATURES
+        veh = vehicle[u] and not s.wreck[u]
+        if vehicle[u]:
+            face = s.facing[u] * math.pi / 4
+            sin_face, cos_face = math.sin(face), math.cos(face)
+        else:
+            sin_face = cos_face = 0.0
         units += (
             1.0, float(mine), float(on), x / width, y / height, float(veh), float(s.wreck[u]),
             standing / m, supp / m, cas / m, float(s.tried[u]), float(s.guard[u]), float(s.reacted[u]),
             float(s.gtg[u]), float(s.dw[u]), float(s.engaged[u] >= 0), float(s.carried[u] >= 0),
-            float(not veh and s.broken(u)), float(s.gone[u]), s.activation_need(u) / 6, sc.expertise[u] / 6,
-            sc.suppress[u] / 4, float(s.stunned[u]), float(s.immob[u]),
-            math.sin(face) if sc.vehicle[u] else 0.0, math.cos(face) if sc.vehicle[u] else 0.0,
-            sc.geo.level[here] / 3 if on else 0.0, float(s.pilot_unit == u),
+            float(not veh and s.broken(u)), float(gone[u]), s.activation_need(u) / 6, sc.expertise[u] / 6,
+            sc.suppress[u] / 4, float(s.stunned[u]), float(s.immob[u]), sin_face, cos_face,
+            level[here] / 3 if on else 0.0, float(s.pilot_unit == u),
             (len(s.able(u)) / m) if on and s.live(u) else 0.0, min(s.oot[u], m) / m,
         )  # fmt: skip
+    obs[m_at:g_at] = mem
     obs[:m_at] = units
     vp = s.victory_points()
     pilot_on = s.pilot_pos >= 0
