@@ -59,6 +59,9 @@ GUIDED = "rollout=heuristic,rollout_limit=20,evaluation=score,prior=heuristic"  
 DEFAULT_SEARCH = (f"g5=mcts:simulations=5,{GUIDED}", f"g20=mcts:simulations=20,{GUIDED}")
 # each side's shipped policy as the PUCT prior, the critics value every new leaf (agents/mcts.py)
 AZ_SEARCH = "az128=mcts:simulations=128,batch=8,rollout_limit=0,evaluation=ppo,prior=ppo"
+# each side's policy as prior, its value net (trained on results against the heuristic) at every leaf, the
+# opponent played by its heuristic bot (agents/mcts.py, "Opponent model")
+VALUE_SEARCH = "v64=mcts:simulations=64,opponent=heuristic,prior=ppo,evaluation=value,rollout_limit=0,batch=8"
 def default_games() -> list[str]:
     """Every registered game but the scenario engines: with their defaults they play a shipped scenario
     that is a game of its own (:func:`fof_env.core.registry.fixed_scenario_games`; name them with --game
@@ -124,12 +127,19 @@ def _playable(game_name: str, spec: str) -> str | None:
 def default_search(game_name: str) -> list[str]:
     """The default search agents of ``game_name``'s ladder: :data:`DEFAULT_SEARCH`, and
     :data:`AZ_SEARCH` where a model ships for both sides (its prior and value; on a game with
-    one side's model it would be a different search there)."""
+    one side's model it would be a different search there), and :data:`VALUE_SEARCH` where value
+    nets ship for both sides too (``agents/models/values``)."""
+    from agents.value_net import shipped_value_path
+
     try:
-        _cards, sides = check_agents(make_game(game_name), ["ppo"])
+        game = make_game(game_name)
+        _cards, sides = check_agents(game, ["ppo"])
     except AgentSpecError:
         return list(DEFAULT_SEARCH)
-    return [*DEFAULT_SEARCH, AZ_SEARCH] if sorted(sides["ppo"]) == [0, 1] else list(DEFAULT_SEARCH)
+    if sorted(sides["ppo"]) != [0, 1]:
+        return list(DEFAULT_SEARCH)
+    values = all(shipped_value_path(game.name, side.lower()).exists() for side in game.player_names)
+    return [*DEFAULT_SEARCH, AZ_SEARCH, *([VALUE_SEARCH] if values else [])]
 
 
 def ladder_agents(game_name: str, extra: Sequence[str] = ()) -> tuple[list[str], list[str]]:

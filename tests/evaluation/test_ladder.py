@@ -8,6 +8,7 @@ import json
 from evaluation.ladder import (
     AZ_SEARCH,
     DEFAULT_SEARCH,
+    VALUE_SEARCH,
     default_games,
     default_search,
     ladder_agents,
@@ -24,8 +25,8 @@ def test_default_games_leave_out_the_generic_scenario_engines():
 
 
 def test_the_alphazero_style_search_joins_the_default_where_a_model_ships_for_both_sides():
-    assert default_search("strike_force_one") == [*DEFAULT_SEARCH, AZ_SEARCH]
-    assert default_search("lost_and_found") == [*DEFAULT_SEARCH, AZ_SEARCH]
+    assert default_search("strike_force_one") == [*DEFAULT_SEARCH, AZ_SEARCH, VALUE_SEARCH]  # value nets ship too
+    assert default_search("compound_raid") == [*DEFAULT_SEARCH, AZ_SEARCH]
     assert default_search("fubar_village_patrol") == [*DEFAULT_SEARCH, AZ_SEARCH]
     assert default_search("fubar") == list(DEFAULT_SEARCH)  # no model under the generic engine's name
 
