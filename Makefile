@@ -149,6 +149,8 @@ train-shipped: $(STAMP)
 train-values: $(STAMP)
 	$(PY) -m training.value_net --game strike_force_one --side us --games 3000 --seed 0 --out agents/models/values/strike_force_one-us.safetensors
 	$(PY) -m training.value_net --game strike_force_one --side soviet --games 3000 --seed 0 --out agents/models/values/strike_force_one-soviet.safetensors
+	$(PY) -m training.value_net --game lost_and_found --side taliban --games 3000 --seed 0 --out agents/models/values/lost_and_found-taliban.safetensors
+	$(PY) -m training.value_net --game lost_and_found --side usmc --games 3000 --seed 0 --out agents/models/values/lost_and_found-usmc.safetensors
 
 clean:
 	rm -rf $(VENV)
