@@ -213,14 +213,24 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     from agents.policy_io import export_weights, read_model_card, sha256_of, write_atomic
     from agents.ppo import shipped_model_path
+    from evaluation.match import build_agent
     from fof_env.core.registry import make_game
 
-    game = make_game(args.game)
+    try:
+        game = make_game(args.game)
+    except ValueError as exc:  # OptionError: an unknown game
+        parser.error(str(exc))
     player = game.side_in_any_case(args.side)
     if player is None or not args.search.startswith("mcts") or args.games < 10:
         parser.error(f"need a side of {args.game} ({', '.join(game.player_names)}), an mcts --search, --games >= 10")
     side = game.player_names[player]
     init = str(args.init or shipped_model_path(game.name, side))
+    try:  # every spec and the init model checked here, before any game: one line, not a worker's traceback
+        build_agent(args.search, game, player, 0)
+        build_agent(args.opponent, game, 1 - player, 0)
+        build_agent(f"ppo:path={init}", game, player, 0)
+    except (ValueError, OSError) as exc:
+        parser.error(str(exc))
     start = time.perf_counter()
     data = play_search_games(game.name, player, args.search, args.opponent, init, args.games, args.seed, args.workers)
     played = time.perf_counter() - start

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pytest
 
 import fof_env
 from agents import make_agent
@@ -59,3 +60,15 @@ def test_a_round_writes_a_model_the_ppo_agent_plays(tmp_path):
     while state.current_player != 1:
         state.apply(state.legal_actions()[0])
     assert agent.act(state) in state.legal_actions()
+
+
+def test_bad_arguments_are_one_line_before_any_game(capsys):
+    for argv, words in [
+        (["--game", "nope", "--side", "us", "--search", "mcts:8"], "unknown game 'nope'"),
+        (["--game", "strike_force_one", "--side", "us", "--search", "mcts:bogus=1"], "unknown mcts option(s)"),
+        (["--game", "strike_force_one", "--side", "us", "--search", "mcts:8", "--init", "/no/such.safetensors"],
+         "no model file /no/such.safetensors"),
+    ]:
+        with pytest.raises(SystemExit) as stop:
+            main([*argv, "--out", "/tmp/never-written"])
+        assert stop.value.code == 2 and words in capsys.readouterr().err
