@@ -232,7 +232,11 @@ def main(argv: list[str] | None = None) -> int:
         player = game.side_in_any_case(args.side)
         if player is None:
             raise OptionError(f"no side {args.side!r} in {args.game}; sides: {', '.join(game.player_names)}")
-    except (OptionError, ValueError, KeyError) as exc:
+        from evaluation.match import build_agent
+
+        build_agent(args.agent, game, player, 0)  # a bad spec is one line here, not a worker's traceback
+        build_agent(args.opponent, game, 1 - player, 0)
+    except (OptionError, ValueError, KeyError, OSError) as exc:
         print(f"value_net: {exc}", file=sys.stderr)
         return 2
     start = time.perf_counter()

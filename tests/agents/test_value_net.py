@@ -155,3 +155,18 @@ def test_a_shipped_net_beats_the_constant_on_games_it_never_saw(path):
     constant = card["games"]["mean_result_train"]
     report = held_out_report(net, fresh, constant)
     assert report["overall"]["mse"] < report["overall"]["constant_mse"]
+
+
+def test_bad_arguments_are_one_line_and_write_nothing(tmp_path, capsys):
+    from training.value_net import main
+
+    out = tmp_path / "v.safetensors"
+    for argv, words in [
+        (["--game", "nope", "--side", "us"], "unknown game 'nope'"),
+        (["--game", "strike_force_one", "--side", "martians"], "no side 'martians'"),
+        (["--game", "strike_force_one", "--side", "us", "--agent", "mcts:bogus=2"], "unknown mcts option(s)"),
+    ]:
+        assert main([*argv, "--out", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert words in err and err.count("\n") == 1
+    assert not out.exists()
