@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shlex
 import sys
 import time
@@ -231,6 +232,12 @@ def main(argv: list[str] | None = None) -> int:
         build_agent(f"ppo:path={init}", game, player, 0)
     except (ValueError, OSError) as exc:
         parser.error(str(exc))
+    try:  # a place the model cannot go is found now, not after the games
+        args.out.mkdir(parents=True, exist_ok=True)
+        if not os.access(args.out, os.W_OK):
+            raise PermissionError(f"{args.out} is not writable")
+    except OSError as exc:
+        parser.error(f"cannot write {args.out}: {exc}")
     start = time.perf_counter()
     data = play_search_games(game.name, player, args.search, args.opponent, init, args.games, args.seed, args.workers)
     played = time.perf_counter() - start

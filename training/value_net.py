@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shlex
 import sys
 import time
@@ -238,6 +239,13 @@ def main(argv: list[str] | None = None) -> int:
         build_agent(args.opponent, game, 1 - player, 0)
     except (OptionError, ValueError, KeyError, OSError) as exc:
         print(f"value_net: {exc}", file=sys.stderr)
+        return 2
+    try:  # a place the file cannot go is found now, not after the games
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        if not os.access(args.out.parent, os.W_OK):
+            raise PermissionError(f"{args.out.parent} is not writable")
+    except OSError as exc:
+        print(f"value_net: cannot write {args.out}: {exc}", file=sys.stderr)
         return 2
     start = time.perf_counter()
     data = collect(args.game, {}, player, args.agent, args.opponent, args.games, args.seed, args.workers)
