@@ -298,6 +298,8 @@ GUIDED = {
     "ppo_batched": {"prior": "ppo", "rollout_limit": 0, "evaluation": "ppo", "batch": 4},
     # the opponent played by its heuristic bot, in the tree and in the rollouts: only the searcher branches
     "opponent_model": {"opponent": "heuristic", "prior": "heuristic", "rollout_limit": 12, "evaluation": "score"},
+    # ... with the policy as prior and the searcher's value net at every leaf (agents/models/values)
+    "value_net": {"opponent": "heuristic", "prior": "ppo", "rollout_limit": 0, "evaluation": "value", "batch": 4},
 }
 
 
