@@ -238,6 +238,8 @@ def main(argv: list[str] | None = None) -> int:
             raise PermissionError(f"{args.out} is not writable")
     except OSError as exc:
         parser.error(f"cannot write {args.out}: {exc}")
+    print(f"expert_iteration: {args.games} games of {args.search} against {args.opponent} on {args.workers} "
+          f"worker(s), then training and {args.eval_games} + {args.eval_games} evaluation games...", flush=True)
     start = time.perf_counter()
     data = play_search_games(game.name, player, args.search, args.opponent, init, args.games, args.seed, args.workers)
     played = time.perf_counter() - start

@@ -247,6 +247,9 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:
         print(f"value_net: cannot write {args.out}: {exc}", file=sys.stderr)
         return 2
+    print(f"value_net: playing {args.games} games of {args.agent} against {args.opponent} on {args.workers} "
+          f"worker(s)...",
+          file=sys.stderr, flush=True)  # fmt: skip
     start = time.perf_counter()
     data = collect(args.game, {}, player, args.agent, args.opponent, args.games, args.seed, args.workers)
     played = time.perf_counter() - start
