@@ -33,11 +33,12 @@ import os
 import shlex
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from training.value_net import game_ranges, run_jobs
 
 __all__ = ["main", "play_search_games", "train_on_visits"]
 
@@ -85,24 +86,21 @@ def _search_job(job: tuple) -> dict[str, Any]:
     return {**{k: np.asarray(v) for k, v in rows.items()}, "wins": wins, "games": count}
 
 
-def _chunks(games: int, workers: int) -> list[tuple[int, int]]:
-    pieces = max(1, min(games, workers * 4))
-    bounds = [games * k // pieces for k in range(pieces + 1)]
-    return [(bounds[k], bounds[k + 1] - bounds[k]) for k in range(pieces) if bounds[k + 1] > bounds[k]]
-
-
 def play_search_games(game_name: str, player: int, spec: str, opponent: str, init: str, games: int, seed: int,
                       workers: int) -> dict[str, Any]:  # fmt: skip
     """Step 1 of the module docstring, on ``workers`` processes; rows in game order."""
-    jobs = [(game_name, player, spec, opponent, init, seed, first, count) for first, count in _chunks(games, workers)]
-    if workers <= 1:
-        parts = [_search_job(job) for job in jobs]
-    else:
-        with ProcessPoolExecutor(workers) as pool:
-            parts = list(pool.map(_search_job, jobs))
+    jobs = [(game_name, player, spec, opponent, init, seed, first, count)
+            for first, count in game_ranges(games, workers)]  # fmt: skip
+    parts = run_jobs(_search_job, jobs, workers)
     out = {k: np.concatenate([p[k] for p in parts]) for k in ("obs", "mask", "target", "result", "game", "chosen")}
     out["score"] = sum(p["wins"] for p in parts) / games
     return out
+
+
+def _visit_cross_entropy(torch, logp, target):
+    """Mean cross-entropy of the visit shares ``target`` against the masked log-probabilities ``logp``
+    (an illegal action's log-probability is huge and negative, its share 0: it is left out, not 0 x -inf)."""
+    return -(target * torch.where(target > 0, logp, torch.zeros_like(logp))).sum(1).mean()
 
 
 def _held_out_scores(policy, data: dict[str, Any], rows: np.ndarray) -> dict[str, float]:
@@ -112,7 +110,7 @@ def _held_out_scores(policy, data: dict[str, Any], rows: np.ndarray) -> dict[str
         obs, mask = torch.as_tensor(data["obs"][rows]), data["mask"][rows]
         logp = policy.get_distribution(obs, action_masks=mask).distribution.logits
         target = torch.as_tensor(data["target"][rows])
-        cross = float(-(target * torch.where(target > 0, logp, torch.zeros_like(logp))).sum(1).mean())
+        cross = float(_visit_cross_entropy(torch, logp, target))
         best = logp.argmax(1).numpy()
     return {"cross_entropy": round(cross, 4), "agreement": round(float((best == data["chosen"][rows]).mean()), 4)}
 
@@ -149,7 +147,7 @@ def train_on_visits(init: str, data: dict[str, Any], epochs: int, learning_rate:
             dist = policy.get_distribution(obs, action_masks=data["mask"][rows])
             logp = dist.distribution.logits
             target = torch.as_tensor(data["target"][rows])
-            policy_loss = -(target * torch.where(target > 0, logp, torch.zeros_like(logp))).sum(1).mean()
+            policy_loss = _visit_cross_entropy(torch, logp, target)
             value = policy.predict_values(obs).flatten()
             value_loss = torch.nn.functional.mse_loss(value, torch.as_tensor(data["result"][rows], dtype=torch.float32))
             policy.optimizer.zero_grad()
@@ -180,20 +178,18 @@ def _eval_job(job: tuple) -> list[float]:
 
 
 def _evaluate(game_name: str, player: int, model: str, opponent: str, games: int, seed: int, workers: int) -> list[float]:
-    jobs = [(game_name, player, model, opponent, seed, first, count) for first, count in _chunks(games, workers)]
-    with ProcessPoolExecutor(max(1, workers)) as pool:
-        return [s for part in pool.map(_eval_job, jobs) for s in part]
+    jobs = [(game_name, player, model, opponent, seed, first, count) for first, count in game_ranges(games, workers)]
+    return [s for part in run_jobs(_eval_job, jobs, workers) for s in part]
 
 
 def _summary(scores: list[float], side: str, opponent: str) -> dict[str, Any]:
-    from evaluation.stats import wilson_interval
+    from evaluation.tallies import WDL
 
-    wins, draws = sum(s == 1.0 for s in scores), sum(s == 0.5 for s in scores)
-    n = len(scores)
-    low, high = wilson_interval(wins + draws / 2, n)
-    return {"side": side, "opponent": opponent, "games": n, "wins": wins, "draws": draws, "losses": n - wins - draws,
-            "win_rate": round(wins / n, 4), "score": round((wins + draws / 2) / n, 4), "low": round(low, 4),
-            "high": round(high, 4)}  # fmt: skip
+    tally = WDL(sum(s == 1.0 for s in scores), sum(s == 0.5 for s in scores), sum(s == 0.0 for s in scores))
+    low, high = tally.score_interval
+    return {"side": side, "opponent": opponent, "games": tally.games, "wins": tally.wins, "draws": tally.draws,
+            "losses": tally.losses, "win_rate": round(tally.win_rate, 4), "score": round(tally.score_rate, 4),
+            "low": round(low, 4), "high": round(high, 4)}  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -39,7 +39,8 @@ import numpy as np
 from agents.policy_io import sha256_of, write_atomic
 from agents.value_net import CARD_FORMAT, WEIGHTS_FORMAT, ValueNet
 
-__all__ = ["Positions", "auc", "collect", "fit", "held_out_report", "main", "write_value_net"]
+__all__ = ["Positions", "auc", "collect", "fit", "game_ranges", "held_out_report", "main", "run_jobs",
+           "write_value_net"]
 
 
 @dataclass
@@ -91,17 +92,28 @@ def _play(job: tuple[str, dict[str, Any], int, str, str, int, int, int]) -> Posi
                      np.asarray(turns), np.asarray(movers, dtype=bool), np.asarray(games))  # fmt: skip
 
 
+def game_ranges(games: int, workers: int) -> list[tuple[int, int]]:
+    """``(first, count)`` pieces covering games ``0 .. games - 1`` in order, four per worker (fewer for
+    few games), so that the workers finish close together."""
+    pieces = max(1, min(games, workers * 4))
+    bounds = [games * k // pieces for k in range(pieces + 1)]
+    return [(bounds[k], bounds[k + 1] - bounds[k]) for k in range(pieces) if bounds[k + 1] > bounds[k]]
+
+
+def run_jobs(fn, jobs: list, workers: int) -> list:
+    """``[fn(job) for job in jobs]``, in this process with one worker, else on ``workers`` processes."""
+    if workers <= 1:
+        return [fn(job) for job in jobs]
+    with ProcessPoolExecutor(workers) as pool:
+        return list(pool.map(fn, jobs))
+
+
 def collect(game_name: str, options: dict[str, Any], player: int, agent: str, opponent: str, games: int,
             seed: int, workers: int = 1) -> Positions:  # fmt: skip
     """Positions of ``games`` games (module docstring), played on ``workers`` processes."""
-    chunks = max(1, min(games, workers * 4))
-    bounds = [games * k // chunks for k in range(chunks + 1)]
-    jobs = [(game_name, options, player, agent, opponent, seed, bounds[k], bounds[k + 1] - bounds[k])
-            for k in range(chunks) if bounds[k + 1] > bounds[k]]  # fmt: skip
-    if workers <= 1:
-        return Positions.join([_play(job) for job in jobs])
-    with ProcessPoolExecutor(workers) as pool:
-        return Positions.join(list(pool.map(_play, jobs)))
+    jobs = [(game_name, options, player, agent, opponent, seed, first, count)
+            for first, count in game_ranges(games, workers)]  # fmt: skip
+    return Positions.join(run_jobs(_play, jobs, workers))
 
 
 def auc(values: np.ndarray, results: np.ndarray) -> float | None:
