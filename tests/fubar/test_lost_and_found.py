@@ -111,6 +111,9 @@ def test_victory_points():
                                     "pilot": {"at": None, "exited_turn": 6, "contact": True}})  # fmt: skip
     assert s.victory_points() == (5, 10)
     s = game().state_from_position({"stage": "game_over", "turn": 9, "units": units,
+                                    "pilot": {"at": None, "exited_turn": 8, "contact": True}})  # fmt: skip
+    assert s.victory_points() == (5, 10)  # "by end of Turn 8": an escort in turn 8 still scores its 7 VP
+    s = game().state_from_position({"stage": "game_over", "turn": 9, "units": units,
                                     "pilot": {"at": "x21y17", "contact": False}})  # fmt: skip
     assert s.victory_points() == (5, 0) and s.winner == 0
     # the end of turn 8 with the pilot on the table: the Taliban win whatever the VP
