@@ -268,6 +268,18 @@ def test_infantry_that_get_out_of_the_way_move_off_the_path():
     assert at(s, "b.1") == "x11y13" and at(s, "r.9") == "x11y11" and statuses(s, "b.1") == ["ok"] * 4
 
 
+def test_the_unit_that_gets_out_of_the_way_is_the_one_assaulted():
+    """002: "If a Vehicle assaults infantry, they make an Activation roll to get out of the way, and move
+    figures out of vehicle's path." The unit that moves is the assaulted one, b.1, whatever units come
+    after it in the order of battle: b.2, far away, stays where it stands."""
+    g = game(APC, infantry("b.1", (11, 11), figures(4)), infantry("b.2", (21, 21), figures(4)))
+    s = position(g, dice=[5, 5])
+    s.apply("r.9")
+    s.apply("assault")
+    s.apply("x11y13")
+    assert (at(s, "b.1"), at(s, "b.2"), at(s, "r.9")) == ("x11y13", "x21y21", "x11y11")
+
+
 def test_infantry_cannot_assault_a_vehicle():
     """002: "Close Combat ... Both sides simultaneously roll one dice per figure": close combat is between
     figures; infantry do not assault vehicles (rulings F35)."""
