@@ -25,7 +25,10 @@ Sections (``--section``, default ``engines envs``):
 
 ``--check`` (``make bench-check``): the engines section of this tree only, each game's median ratio to
 OpenSpiel chess compared with the ratios stored in ``evaluation/bench_ratios.json``; it fails (exit 1)
-when any game falls more than 15% below its stored ratio. Without ``pyspiel`` it compares the ratios to
+when any game falls more than 15% below its stored ratio in this run and again in a second run of as
+many rounds over the games it flagged and their reference alone (:func:`confirm`: on a shared machine
+a busy spell can drag one game's median down once; a slower engine is slower both times). Without
+``pyspiel`` it compares the ratios to
 PettingZoo ``connect_four_v3`` (pure Python, the fallback reference stored beside them) and says so.
 ``--store`` rewrites that file from this run. open_spiel is a bench-only dependency (``pip install
 '.[bench]'``); a missing reference is skipped with a line saying so.
@@ -253,11 +256,11 @@ def regressions(measured: dict[str, float], stored: dict[str, float], tolerance:
     """One line per game whose measured ratio is more than ``tolerance`` below its stored ratio (a game
     stored but not measured is a problem too; a game measured but not stored is ignored)."""
     problems = []
-    for label, want in stored.items():
-        got = measured.get(label)
+    for label in regressed(measured, stored, tolerance):
+        got, want = measured.get(label), stored[label]
         if got is None:
             problems.append(f"{label}: not measured (stored ratio {want:.3f})")
-        elif got < want * (1 - tolerance):
+        else:
             problems.append(f"{label}: ratio {got:.3f} is {100 * (1 - got / want):.0f}% below the stored {want:.3f}")
     return problems
 
@@ -272,6 +275,33 @@ def check(items: list[Item], stored: dict[str, Any], tolerance: float = TOLERANC
     if c4 is None or c4.error:
         return "none", ["neither OpenSpiel chess nor PettingZoo connect_four_v3 could be measured"]
     return CONNECT_FOUR, regressions(reference_ratios(items, CONNECT_FOUR), stored["ratios"][CONNECT_FOUR], tolerance)
+
+
+def regressed(measured: dict[str, float], stored: dict[str, float], tolerance: float = TOLERANCE) -> list[str]:
+    """The stored games whose measured ratio is more than ``tolerance`` below the stored one, or missing."""
+    return [label for label, want in stored.items()
+            if measured.get(label) is None or measured[label] < want * (1 - tolerance)]  # fmt: skip
+
+
+def confirm(items: list[Item], reference: str, stored: dict[str, Any], measure_again,
+            tolerance: float = TOLERANCE) -> tuple[list[str], list[str]]:
+    """(the regressions this run found, those a second run confirms). ``measure_again(items)`` measures
+    fresh copies of ``reference`` and the flagged engines in as many rounds; a game counts only if both
+    runs put it more than ``tolerance`` below its stored ratio."""
+    table = stored["ratios"][reference]
+    first = regressions(reference_ratios(items, reference), table, tolerance)
+    flagged = regressed(reference_ratios(items, reference), table, tolerance)
+    if not flagged:
+        return first, []
+    by_label = {item.label: item for item in items}
+    again = [Item(label, by_label[label].unit, by_label[label].request, by_label[label].both_trees,
+                  by_label[label].anchor) for label in [reference, *flagged] if label in by_label]  # fmt: skip
+    measure_again(again)
+    remeasured = {item.label: item for item in again}
+    if remeasured[reference].error:
+        return first, first
+    second = reference_ratios(again, reference)
+    return first, regressions(second, {label: table[label] for label in flagged}, tolerance)
 
 
 def loadtest(trees: dict[str, Path], games: int, duration: float, rounds: int) -> list[str]:
@@ -335,6 +365,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if items:
             measure(items, workers, args.rounds)
+        if args.check:
+            return _check(items, workers, args.rounds)
     finally:
         for worker in workers.values():
             worker.close()
@@ -356,16 +388,29 @@ def main(argv: list[str] | None = None) -> int:
                 stored["ratios"][reference] = reference_ratios(items, reference)
         RATIOS_FILE.write_text(json.dumps(stored, indent=1) + "\n", encoding="utf-8")
         print(f"wrote {RATIOS_FILE.relative_to(ROOT)}")
-    if args.check:
-        stored = json.loads(RATIOS_FILE.read_text(encoding="utf-8"))
-        reference, problems = check(items, stored, stored.get("tolerance", TOLERANCE))
-        if reference == CONNECT_FOUR:
-            print("open_spiel is not installed: the check compares ratios to PettingZoo connect_four_v3 instead")
-        for line in problems:
-            print(f"REGRESSION {line}")
-        print(f"bench-check against {reference}: {'FAILED' if problems else 'ok'}")
-        return 1 if problems else 0
     return 0
+
+
+def _check(items: list[Item], workers: dict[str, Worker], rounds: int) -> int:
+    """``--check``: the table, then the regressions against the stored ratios, confirmed by a second run."""
+    for item in items:
+        if item.error:
+            print(f"skipped {item.label}: {item.error}", flush=True)
+    print("\n".join(table(items, False)))
+    stored = json.loads(RATIOS_FILE.read_text(encoding="utf-8"))
+    tolerance = stored.get("tolerance", TOLERANCE)
+    reference, problems = check(items, stored, tolerance)
+    if reference == CONNECT_FOUR:
+        print("open_spiel is not installed: the check compares ratios to PettingZoo connect_four_v3 instead")
+    if reference in stored["ratios"] and problems:
+        print(f"flagged, measured again ({rounds} rounds): " + "; ".join(problems), flush=True)
+        _, problems = confirm(items, reference, stored, lambda again: measure(again, workers, rounds), tolerance)
+        if not problems:
+            print("the second run put every flagged game within the tolerance: noise, not a regression")
+    for line in problems:
+        print(f"REGRESSION {line}")
+    print(f"bench-check against {reference}: {'FAILED' if problems else 'ok'}")
+    return 1 if problems else 0
 
 
 if __name__ == "__main__":

@@ -70,3 +70,27 @@ def test_a_worker_measures_one_engine_in_cpu_time():
         worker.close()
     assert got["count"] > 0 and got["cpu"] >= 0.05
     assert "error" in bad
+
+
+def test_a_regression_counts_only_if_a_second_run_confirms_it():
+    stored = {"ratios": {speed.CHESS: {"G": 0.5, "H": 0.5}}}
+    chess = _item(speed.CHESS, [200.0, 200.0, 200.0], op="spiel")
+    items = [chess, _item("G", [60.0, 60.0, 60.0]), _item("H", [100.0, 100.0, 100.0])]  # G 0.3: flagged
+    asked = []
+
+    def again(rates: dict[str, list[float]]):
+        def measure(fresh: list[speed.Item]) -> None:
+            asked.append([i.label for i in fresh])
+            for item in fresh:
+                item.rounds["ours"] = rates[item.label]
+        return measure
+
+    noise = again({speed.CHESS: [200.0] * 3, "G": [95.0] * 3})  # 0.475: within 15% the second time
+    first, confirmed = speed.confirm(items, speed.CHESS, stored, noise)
+    assert first == ["G: ratio 0.300 is 40% below the stored 0.500"] and confirmed == []
+    assert asked == [[speed.CHESS, "G"]]  # only the flagged game and its reference are measured again
+    slow = again({speed.CHESS: [200.0] * 3, "G": [70.0] * 3})
+    assert speed.confirm(items, speed.CHESS, stored, slow)[1] == ["G: ratio 0.350 is 30% below the stored 0.500"]
+    fine = [chess, _item("G", [100.0] * 3), _item("H", [100.0] * 3)]
+    assert speed.confirm(fine, speed.CHESS, stored, slow) == ([], [])
+    assert len(asked) == 2  # nothing flagged: nothing measured again
