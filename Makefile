@@ -87,6 +87,7 @@ strength: $(STAMP)
 	$(PY) -m evaluation.bars reports/strength-compound_raid
 	$(VENV)/bin/fof evaluate --game wwii_hedgerow_hamlet --agents random heuristic ppo --games 400 --workers 2 --seed 7 --out reports/strength-wwii_hedgerow_hamlet --no-records
 	$(PY) -m evaluation.bars reports/strength-wwii_hedgerow_hamlet
+	$(PY) -m evaluation.bars --markdown $(addprefix reports/strength-,strike_force_one lost_and_found fubar_village_patrol fubar_lost_and_found compound_raid wwii_hedgerow_hamlet)
 	for g in strike_force_one lost_and_found; do $(PY) -m evaluation.ladder --game $$g --games 100 --search-games 6 --workers 2 --seed 7 --out reports/ladders/$$g || exit 1; done
 	for g in fubar_village_patrol compound_raid fubar_lost_and_found wwii_hedgerow_hamlet; do $(PY) -m evaluation.ladder --game $$g --games 100 --search-games 2 --workers 2 --seed 7 --out reports/ladders/$$g || exit 1; done
 

@@ -12,7 +12,10 @@ sides) and prints, for each side, whether ``--agent`` meets the bar:
   mean VP margin (own VP minus the enemy's) is compared instead, with normal 95% intervals.
 * **Against random**: the agent wins 95% or more, the interval's foot at 92% or more.
 
-It exits 0 whether or not the bars are met; a side without the pairings it needs says so.
+``--markdown`` prints one table instead, a row per side of every ``OUT`` given (``python -m
+evaluation.bars reports/strength-* --markdown``): the agent's and the same-side heuristic's W / D / L and
+score against the opposite heuristic, the heuristic bar, the agent's W / D / L against random and the
+random bar. It exits 0 whether or not the bars are met; a side without the pairings it needs says so.
 """
 
 from __future__ import annotations
@@ -62,6 +65,11 @@ class Rate:
         lo, hi = self.score_interval
         return f"{self.score:.1%} [{lo:.1%}, {hi:.1%}] of {self.games}"
 
+    def cell(self) -> str:
+        """``W / D / L, score [low, high]`` for a table."""
+        lo, hi = self.score_interval
+        return f"{self.wins} / {self.draws} / {self.games - self.wins - self.draws}, {self.score:.1%} [{lo:.1%}, {hi:.1%}]"
+
 
 @dataclass(frozen=True)
 class Verdict:
@@ -69,6 +77,27 @@ class Verdict:
     heuristic_bar: str  # "met", "not met", or why it can not be judged
     random_bar: str
     lines: tuple[str, ...]
+    mine: Rate | None = None  # the agent against the opposite heuristic
+    base: Rate | None = None  # the same-side heuristic against it
+    against_random: Rate | None = None
+
+    def row(self, game: str) -> str:
+        """One markdown row: game and side, both scores against the opposite heuristic, the bars."""
+        def cell(rate: Rate | None) -> str:
+            return "not played" if rate is None else rate.cell()
+
+        if self.against_random is None:
+            versus_random = "not played"
+        else:
+            r = self.against_random
+            won, foot = r.wins / r.games, r.win_interval[0]
+            versus_random = f"{r.wins} / {r.draws} / {r.games - r.wins - r.draws}, won {won:.1%} (foot {foot:.1%})"
+        return (f"| {game} | {self.side} | {cell(self.mine)} | {cell(self.base)} | {self.heuristic_bar} "
+                f"| {versus_random} | {self.random_bar} |")  # fmt: skip
+
+
+TABLE_HEAD = ("| game | side | agent against the opposite heuristic: W / D / L, score | the same-side heuristic "
+              "| fair bar | agent against random | random bar |\n|---|---|---|---|---|---|---|")  # fmt: skip
 
 
 def side_rate(results: dict, side: str, agents: dict[str, str]) -> Rate | None:
@@ -103,7 +132,7 @@ def judge(results: dict, side: str, agent: str, heuristic: str, random_: str) ->
         rate = against_random.wins / against_random.games
         lines.append(f"against random: won {rate:.1%}, interval foot {lo:.1%}, of {against_random.games}")
         random_bar = "met" if rate >= RANDOM_RATE and lo >= RANDOM_FOOT else "not met"
-    return Verdict(side, heuristic_bar, random_bar, tuple(lines))
+    return Verdict(side, heuristic_bar, random_bar, tuple(lines), mine, base, against_random)
 
 
 def _heuristic_bar(results, side, other, agent, heuristic, mine: Rate, base: Rate, lines: list[str]) -> str:
@@ -130,23 +159,32 @@ def _margin(rate: Rate) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m evaluation.bars", description=__doc__.split("\n\n")[0])
-    parser.add_argument("out", help="a fof evaluate folder (its results.json)")
+    parser.add_argument("out", nargs="+", help="fof evaluate folders (each with its results.json)")
     parser.add_argument("--agent", default="ppo")
     parser.add_argument("--heuristic", default="heuristic")
     parser.add_argument("--random", default="random")
+    parser.add_argument("--markdown", action="store_true", help="one markdown table, a row per side")
     args = parser.parse_args(argv)
-    path = Path(args.out) / "results.json"
-    try:
-        results = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        print(f"python -m evaluation.bars: cannot read {path}: {exc}", file=sys.stderr)
-        return 2
-    print(f"{results['game']}: {args.agent} against the bars")
-    for side in results["sides"]:
-        v = judge(results, side, args.agent, args.heuristic, args.random)
-        print(f"  {side}: heuristic bar {v.heuristic_bar}; random bar {v.random_bar}")
-        for line in v.lines:
-            print(f"    {line}")
+    reports = []
+    for out in args.out:
+        path = Path(out) / "results.json"
+        try:
+            reports.append(json.loads(path.read_text(encoding="utf-8")))
+        except (OSError, ValueError) as exc:
+            print(f"python -m evaluation.bars: cannot read {path}: {exc}", file=sys.stderr)
+            return 2
+    if args.markdown:
+        print(TABLE_HEAD)
+    for results in reports:
+        verdicts = [judge(results, side, args.agent, args.heuristic, args.random) for side in results["sides"]]
+        if args.markdown:
+            print("\n".join(v.row(results["game"]) for v in verdicts))
+            continue
+        print(f"{results['game']}: {args.agent} against the bars")
+        for v in verdicts:
+            print(f"  {v.side}: heuristic bar {v.heuristic_bar}; random bar {v.random_bar}")
+            for line in v.lines:
+                print(f"    {line}")
     return 0
 
 

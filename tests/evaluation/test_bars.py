@@ -67,3 +67,18 @@ def test_main_prints_each_side_and_refuses_a_missing_folder(tmp_path, capsys):
     assert "red: heuristic bar met; random bar not measured" in out and "blue: heuristic bar not measured" in out
     assert main([str(tmp_path / "nothing")]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_markdown_prints_one_table_with_a_row_per_side_of_every_report(tmp_path, capsys):
+    r = results(games(("ppo", "heuristic"), 300, 0, 100), games(("heuristic", "heuristic"), 200, 0, 200),
+                games(("ppo", "random"), 390, 0, 10))
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "results.json").write_text(json.dumps(r))
+    assert main([str(tmp_path / "a"), str(tmp_path / "b"), "--markdown"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("| game | side |") and lines[1].startswith("|---|")
+    assert len(lines) == 2 + 4  # two reports, two sides each
+    assert lines[2] == ("| g | red | 300 / 0 / 100, 75.0% [70.5%, 79.0%] | 200 / 0 / 200, 50.0% [45.1%, 54.9%] | met "
+                        "| 390 / 0 / 10, won 97.5% (foot 95.5%) | met |")
+    assert lines[3].startswith("| g | blue | not played | 200 / 0 / 200, 50.0% [45.1%, 54.9%] | not measured")
