@@ -171,12 +171,14 @@ class WWIIReserves:
     def _points_near_friends(self, side: int, near: float, clear: float) -> list[int]:
         """The points within ``near`` inches of one of ``side``'s active units and ``clear`` inches or
         more from every enemy unit it knows of (active and not Hidden: a Hidden unit must not shape a mask)."""
-        dist = self.sc.table.dist
+        table = self.sc.table
+        dist = table.dist
         friends = [self.pos[f] for f in self.SIDE_UNITS[side] if self.active(f)]
         enemies = self._known_enemy_points(side)
-        return [p for p in range(self.NUM_POINTS)
-                if any(dist[q][p] <= near + _EPS for q in friends)
-                and all(dist[q][p] >= clear - _EPS for q in enemies)]  # fmt: skip
+        reach = set(friends)  # each friend's own point, and the points near it (Table.within, cached)
+        for q in friends:
+            reach.update(table.within(q, near))
+        return [p for p in sorted(reach) if all(dist[q][p] >= clear - _EPS for q in enemies)]
 
     def reserve_missing(self, side: int, card: str) -> str:
         """Why ``side``'s reserve for ``card`` cannot enter now ("" when it can)."""
