@@ -4,17 +4,18 @@ from __future__ import annotations
 
 from fof_env.force_on_force.constants import CAPTURED, EVAC_KIA, EVAC_SERIOUS, KIA, SERIOUS
 
-_inside_cache: dict[tuple[int, str], tuple[object, bytes]] = {}  # (id(table), feature id) -> (table, flags)
+_inside_cache: dict[tuple[int, str], tuple[object, frozenset[int]]] = {}  # (id(table), feature id) -> (table, points)
 
 
-def _points_inside(table, feature_id: str) -> bytes:
-    """Per table point, 1 where the feature ``feature_id`` contains it (``Feature.contains``; cached)."""
+def _points_inside(table, feature_id: str) -> frozenset[int]:
+    """The table points the feature ``feature_id`` contains (``Feature.contains``; cached)."""
     got = _inside_cache.get((id(table), feature_id))
     if got is None or got[0] is not table:
         if len(_inside_cache) >= 256:
             _inside_cache.clear()
         feature = table.feature_by_id[feature_id]
-        got = _inside_cache[id(table), feature_id] = (table, bytes(feature.contains(x, y) for x, y in table.xy))
+        inside = frozenset(p for p, (x, y) in enumerate(table.xy) if feature.contains(x, y))
+        got = _inside_cache[id(table), feature_id] = (table, inside)
     return got[1]
 
 
@@ -39,7 +40,7 @@ def count_victory_term(s, term, held: tuple[list[int], list[int]] | None = None)
     if kind == "feature_held":
         inside = _points_inside(s.sc.table, term.feature)
         held = held or held_points(s)
-        return int(any(inside[p] for p in held[term.side]) and not any(inside[p] for p in held[1 - term.side]))
+        return int(not inside.isdisjoint(held[term.side]) and inside.isdisjoint(held[1 - term.side]))
     if kind == "units_destroyed":
         return sum(1 for u in enemy if s.sc.profiles[u].figures and not s.effective(u) and any(s.figs[u]))
     total = 0
