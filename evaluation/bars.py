@@ -65,10 +65,14 @@ class Rate:
         lo, hi = self.score_interval
         return f"{self.score:.1%} [{lo:.1%}, {hi:.1%}] of {self.games}"
 
+    def wdl(self) -> str:
+        """``W / D / L``."""
+        return f"{self.wins} / {self.draws} / {self.games - self.wins - self.draws}"
+
     def cell(self) -> str:
         """``W / D / L, score [low, high]`` for a table."""
         lo, hi = self.score_interval
-        return f"{self.wins} / {self.draws} / {self.games - self.wins - self.draws}, {self.score:.1%} [{lo:.1%}, {hi:.1%}]"
+        return f"{self.wdl()}, {self.score:.1%} [{lo:.1%}, {hi:.1%}]"
 
 
 @dataclass(frozen=True)
@@ -91,7 +95,7 @@ class Verdict:
         else:
             r = self.against_random
             won, foot = r.wins / r.games, r.win_interval[0]
-            versus_random = f"{r.wins} / {r.draws} / {r.games - r.wins - r.draws}, won {won:.1%} (foot {foot:.1%})"
+            versus_random = f"{r.wdl()}, won {won:.1%} (foot {foot:.1%})"
         return (f"| {game} | {self.side} | {cell(self.mine)} | {cell(self.base)} | {self.heuristic_bar} "
                 f"| {versus_random} | {self.random_bar} |")  # fmt: skip
 

@@ -43,7 +43,7 @@ import platform
 import statistics
 import subprocess
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -289,16 +289,13 @@ def confirm(items: list[Item], reference: str, stored: dict[str, Any], measure_a
     fresh copies of ``reference`` and the flagged engines in as many rounds; a game counts only if both
     runs put it more than ``tolerance`` below its stored ratio."""
     table = stored["ratios"][reference]
-    first = regressions(reference_ratios(items, reference), table, tolerance)
-    flagged = regressed(reference_ratios(items, reference), table, tolerance)
+    measured = reference_ratios(items, reference)
+    first, flagged = regressions(measured, table, tolerance), regressed(measured, table, tolerance)
     if not flagged:
         return first, []
-    by_label = {item.label: item for item in items}
-    again = [Item(label, by_label[label].unit, by_label[label].request, by_label[label].both_trees,
-                  by_label[label].anchor) for label in [reference, *flagged] if label in by_label]  # fmt: skip
+    again = [replace(item, rounds={}, extra={}, error=None) for item in items if item.label in {reference, *flagged}]
     measure_again(again)
-    remeasured = {item.label: item for item in again}
-    if remeasured[reference].error:
+    if next(item for item in again if item.label == reference).error:
         return first, first
     second = reference_ratios(again, reference)
     return first, regressions(second, {label: table[label] for label in flagged}, tolerance)
@@ -365,16 +362,16 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if items:
             measure(items, workers, args.rounds)
-        if args.check:
+        for item in items:
+            if item.error:
+                print(f"skipped {item.label}: {item.error}", flush=True)
+        if items:
+            print("\n".join(table(items, "base" in trees)))
+        if args.check:  # while the workers live: a flagged game is measured again
             return _check(items, workers, args.rounds)
     finally:
         for worker in workers.values():
             worker.close()
-    for item in items:
-        if item.error:
-            print(f"skipped {item.label}: {item.error}", flush=True)
-    if items:
-        print("\n".join(table(items, "base" in trees)))
     if "loadtest" in args.section:
         print("\n".join(loadtest(trees, args.loadtest_games, args.loadtest_duration, max(1, args.rounds // 4))))
     if args.json:
@@ -392,11 +389,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _check(items: list[Item], workers: dict[str, Worker], rounds: int) -> int:
-    """``--check``: the table, then the regressions against the stored ratios, confirmed by a second run."""
-    for item in items:
-        if item.error:
-            print(f"skipped {item.label}: {item.error}", flush=True)
-    print("\n".join(table(items, False)))
+    """``--check``: the regressions against the stored ratios, confirmed by a second run."""
     stored = json.loads(RATIOS_FILE.read_text(encoding="utf-8"))
     tolerance = stored.get("tolerance", TOLERANCE)
     reference, problems = check(items, stored, tolerance)
