@@ -26,8 +26,8 @@ def test_default_games_leave_out_the_generic_scenario_engines():
 
 def test_the_alphazero_style_search_joins_the_default_where_a_model_ships_for_both_sides():
     assert default_search("strike_force_one") == [*DEFAULT_SEARCH, AZ_SEARCH, VALUE_SEARCH]  # value nets ship too
-    assert default_search("compound_raid") == [*DEFAULT_SEARCH, AZ_SEARCH]
-    assert default_search("fubar_village_patrol") == [*DEFAULT_SEARCH, AZ_SEARCH]
+    assert default_search("compound_raid") == [*DEFAULT_SEARCH, AZ_SEARCH]  # no value net ships there
+    assert default_search("fubar_village_patrol") == [*DEFAULT_SEARCH, AZ_SEARCH, VALUE_SEARCH]
     assert default_search("fubar") == list(DEFAULT_SEARCH)  # no model under the generic engine's name
 
 
