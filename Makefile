@@ -100,9 +100,12 @@ strength: $(STAMP)
 # written since record it under "platform").
 # $(call copy_shipped,MODEL): copy runs/shipped-MODEL's model and card into agents/models;
 # $(call finish_shipped,MODEL): first finish the run from its best evaluated checkpoint.
+define copy_model
+cp $(1)/model.safetensors agents/models/$(2).safetensors
+cp $(1)/model.json agents/models/$(2).json
+endef
 define copy_shipped
-cp runs/shipped-$(1)/model.safetensors agents/models/$(1).safetensors
-cp runs/shipped-$(1)/model.json agents/models/$(1).json
+$(call copy_model,runs/shipped-$(1),$(1))
 endef
 define finish_shipped
 $(VENV)/bin/fof train --resume runs/shipped-$(1) --best
@@ -113,14 +116,12 @@ train-shipped: $(STAMP)
 	$(call finish_shipped,lost_and_found-taliban)
 	@# Fine-tuned from the model just copied, against random too (its card records both runs)
 	$(VENV)/bin/fof train --game lost_and_found --side taliban --init ppo --steps 150000 --envs 1 --opponent heuristic random --opponent-weights 0.7 0.3 --eval-opponent heuristic random --net-arch 256 256 --learning-rate 1e-4 --ent-coef 0.005 --n-steps 2048 --batch-size 512 --n-epochs 10 --eval-every 50000 --checkpoint-every 50000 --eval-games 100 --final-eval-games 400 --learner-setup heuristic --no-progress --out runs/laf-taliban-random
-	cp runs/laf-taliban-random/model.safetensors agents/models/lost_and_found-taliban.safetensors
-	cp runs/laf-taliban-random/model.json agents/models/lost_and_found-taliban.json
+	$(call copy_model,runs/laf-taliban-random,lost_and_found-taliban)
 	$(VENV)/bin/fof train --game strike_force_one --side soviet --steps 600000 --envs 1 --opponent heuristic random --opponent-weights 0.7 0.3 --imitate heuristic --imitation-games 2000 --imitation-epochs 15 --net-arch 256 256 --learning-rate 3e-4 --ent-coef 0.01 --n-steps 2048 --batch-size 256 --n-epochs 4 --eval-every 50000 --checkpoint-every 50000 --out runs/shipped-strike_force_one-soviet
 	$(call finish_shipped,strike_force_one-soviet)
 	@# Fine-tuned from the model just copied, against random as often as the heuristic
 	$(VENV)/bin/fof train --game strike_force_one --side soviet --init ppo --steps 150000 --envs 1 --opponent heuristic random --opponent-weights 0.5 0.5 --eval-opponent heuristic random --net-arch 256 256 --learning-rate 1e-4 --ent-coef 0.01 --n-steps 2048 --batch-size 256 --n-epochs 4 --eval-every 50000 --checkpoint-every 50000 --eval-games 100 --final-eval-games 400 --no-progress --out runs/sfo-soviet-random
-	cp runs/sfo-soviet-random/model.safetensors agents/models/strike_force_one-soviet.safetensors
-	cp runs/sfo-soviet-random/model.json agents/models/strike_force_one-soviet.json
+	$(call copy_model,runs/sfo-soviet-random,strike_force_one-soviet)
 	$(VENV)/bin/fof train --game fubar_village_patrol --side patrol --imitate heuristic --imitation-games 800 --opponent heuristic random --opponent-weights 0.8 0.2 --steps 300000 --eval-every 100000 --eval-games 100 --final-eval-games 400 --out runs/shipped-fubar_village_patrol-patrol
 	$(call finish_shipped,fubar_village_patrol-patrol)
 	$(VENV)/bin/fof train --game fubar_lost_and_found --side taliban --imitate heuristic --imitation-games 800 --opponent heuristic random --opponent-weights 0.6 0.4 --eval-opponent heuristic random --seed 1 --steps 200000 --eval-every 100000 --eval-games 100 --final-eval-games 400 --learner-setup heuristic --out runs/shipped-fubar_lost_and_found-taliban
