@@ -140,9 +140,10 @@ CORE_SLOTS = (
                                            "_mask_cache")),
 )  # fmt: skip
 _SLOTS = slot_table(MODULES, CORE_SLOTS)
+_MIXINS = tuple(m.mixin for m in MODULES if m.mixin is not None)  # named: Cython cannot compile a genexpr base
 
 
-class ForceOnForceState(*(m.mixin for m in MODULES if m.mixin is not None), State):
+class ForceOnForceState(*_MIXINS, State):
     """A Force on Force position; see the module docstring for actions and decisions.
 
     Instances are of the scenario's state class (:func:`fof_env.force_on_force.layout.state_class`),
