@@ -9,7 +9,7 @@ PIP := $(VENV)/bin/pip
 STAMP := $(VENV)/.stamp
 TORCH_PIN := torch==2.13.0
 
-.PHONY: venv test lint demo fuzz bench bench-check bench-detail bench-long loadtest mutate golden strength train-shipped train-values clean
+.PHONY: venv test lint demo fuzz bench bench-check bench-detail bench-long loadtest mutate golden compiled compiled-check compiled-clean strength train-shipped train-values clean
 
 venv: $(STAMP)
 
@@ -68,6 +68,20 @@ mutate: $(STAMP)
 # Every golden game (tests/golden) replayed and compared: a restructuring must leave them identical.
 golden: $(STAMP)
 	$(PY) -m evaluation.golden --check
+
+# The optional compiled build of fof_env: Cython compiles the same modules (fof_env/compiled.py), and
+# a module edited since runs from its source (fof_env/compiled_guard.py); FOF_COMPILED=0 turns it off.
+# compiled-check replays every golden suite on the build; compiled-clean removes it.
+compiled: $(STAMP)
+	$(PIP) install -e '.[dev,ray,compiled]'
+	$(PY) -m fof_env.compiled build --package fof_env --package agents
+
+compiled-check: $(STAMP)
+	$(PY) -m fof_env.compiled status --require
+	$(PY) -m evaluation.golden --check
+
+compiled-clean: $(STAMP)
+	$(PY) -m fof_env.compiled clean
 
 # The strength bars of the shipped models (400 games per ordered pairing, so per side; evaluation/bars.py
 # says per side whether the model meets them), then one

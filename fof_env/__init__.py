@@ -14,6 +14,7 @@ its :class:`~fof_env.core.ruleset.Ruleset`). Importing ``fof_env`` also register
 ``fof_env/<Game>-v0`` when gymnasium is installed; see ``fof_env.envs``.
 """
 
+import fof_env.compiled_guard  # noqa: F401 - first: its guard lets a compiled build run only while it is fresh
 from fof_env.core.dice import ScriptedDice, SeededDice
 from fof_env.core.errors import IllegalActionError, PositionError
 from fof_env.core.registry import list_games, make_game, register_game

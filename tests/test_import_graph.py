@@ -47,8 +47,8 @@ def floor(module: str) -> int:
         return TOOLS
     if module == "fof_env" or module.startswith("fof_env.envs"):
         return ENVS  # the package's front door registers the Gymnasium ids
-    if module.startswith("fof_env.core"):
-        return CORE
+    if module.startswith("fof_env.core") or module in ("fof_env.compiled", "fof_env.compiled_guard"):
+        return CORE  # the compiled build and its guard use the standard library alone
     if module.startswith("fof_env.app") or module == "fof_env.cli":
         return APP
     if ruleset_of(module):
