@@ -4,6 +4,9 @@ Kinds: ``random``; ``heuristic`` (per ruleset and side). Every agent chooses onl
 from ``state.legal_actions()`` and uses only what its player may know.
 """
 
+import fof_env.compiled_guard  # noqa: F401 - first: a compiled build of agents runs only while fresh
+
+# isort: split
 from agents.base import Agent, make_agent, register_agent
 from fof_env.envs.opponents import register_agent_factory
 

@@ -126,3 +126,13 @@ def test_the_guard_watches_fof_env_and_in_a_checkout_the_packages_beside_it(tmp_
     (tmp_path / "mod.py").write_text("X = 1\n")
     (tmp_path / f"mod{SUFFIX}").write_bytes(b"")
     assert find(guard, tmp_path, "agents.mod") == (None, [])  # a folder outside the package: not its module
+
+
+def test_agents_imports_the_guard_before_any_module_of_its_own():
+    """``import agents`` in a fresh process must not load a compiled agents module unguarded."""
+    import ast
+    from pathlib import Path
+
+    tree = ast.parse((Path(compiled.ROOT) / "agents" / "__init__.py").read_text())
+    first = next(node for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom)))
+    assert isinstance(first, ast.Import) and first.names[0].name == "fof_env.compiled_guard"
