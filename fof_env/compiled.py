@@ -112,6 +112,7 @@ def build(packages: tuple[str, ...] = (PACKAGE,), jobs: int | None = None) -> in
         command = build_ext(Distribution({"ext_modules": extensions, "script_args": ["--quiet"]}))
         command.inplace = True
         command.build_temp = str(BUILD_DIR / "temp")
+        command.build_lib = str(BUILD_DIR / "lib")
         command.parallel = jobs or os.cpu_count() or 1
         command.ensure_finalized()
         command.run()
