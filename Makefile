@@ -69,9 +69,10 @@ mutate: $(STAMP)
 golden: $(STAMP)
 	$(PY) -m evaluation.golden --check
 
-# The optional compiled build of fof_env: Cython compiles the same modules (fof_env/compiled.py), and
-# a module edited since runs from its source (fof_env/compiled_guard.py); FOF_COMPILED=0 turns it off.
-# compiled-check replays every golden suite on the build; compiled-clean removes it.
+# The optional compiled build of the engines and bots (fof_env, agents): Cython compiles the same
+# modules (fof_env/compiled.py), and a module edited since runs from its source
+# (fof_env/compiled_guard.py); FOF_COMPILED=0 turns it off. compiled-check replays every golden
+# suite on the build; compiled-clean removes it.
 compiled: $(STAMP)
 	$(PIP) install -e '.[dev,ray,compiled]'
 	$(PY) -m fof_env.compiled build --package fof_env --package agents

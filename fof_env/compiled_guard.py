@@ -59,10 +59,9 @@ class StaleGuard(importlib.abc.MetaPathFinder):
     """Imports a watched module from its source when the extension beside it is not vouched for.
 
     ``find_spec`` answers only for a module of a watched package (the module docstring) with an
-    extension module beside its source; for it, it
-    returns the source's spec unless the manifest holds the source's current hash (and
-    ``FOF_COMPILED`` is not ``0``); otherwise it returns None and the normal import finds the
-    extension. Every other import it leaves alone at once."""
+    extension module beside its source: it returns the source's spec unless the manifest holds the
+    source's current hash (and ``FOF_COMPILED`` is not ``0``), in which case it returns None and the
+    normal import finds the extension. Every other import it leaves alone at once."""
 
     fof_stale_guard = True
 
