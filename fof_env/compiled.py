@@ -33,6 +33,7 @@ from fof_env.compiled_guard import (
     MANIFEST,
     PACKAGE,
     PACKAGE_DIR,
+    PROJECT,
     extension_beside,
     read_manifest,
     source_hash,
@@ -52,6 +53,10 @@ def module_sources(packages: tuple[str, ...] = (PACKAGE,)) -> list[tuple[str, Pa
     out = []
     for package in packages:
         folder = ROOT / package
+        if package != PACKAGE and PROJECT is None:
+            raise ValueError(
+                f"{package!r}: only fof_env is built outside a source checkout (no pyproject.toml)"
+            )
         if not (folder / "__init__.py").is_file():
             raise ValueError(f"{package!r} is not a package of {ROOT}")
         for path in sorted(folder.rglob("*.py")):
@@ -65,11 +70,15 @@ def module_sources(packages: tuple[str, ...] = (PACKAGE,)) -> list[tuple[str, Pa
 
 
 def built_modules() -> list[tuple[str, Path]]:
-    """``(dotted name, source)`` of every module of the project folder's packages with an extension
-    module beside its source: what the guard watches, whatever the manifest says."""
+    """``(dotted name, source)`` of every module the guard watches (fof_env; in a source checkout every
+    package beside it) with an extension module beside its source, whatever the manifest says."""
+    folders = [PACKAGE_DIR]
+    if PROJECT is not None:  # in a source checkout the guard watches every package beside fof_env
+        folders += [
+            init.parent for init in sorted(PROJECT.glob("*/__init__.py")) if init.parent != PACKAGE_DIR
+        ]
     out = []
-    for init in sorted(ROOT.glob("*/__init__.py")):
-        folder = init.parent
+    for folder in folders:
         for path in sorted(folder.rglob("*.py")):
             if path.name != "__init__.py" and extension_beside(path) is not None:
                 out.append((".".join((folder.name, *path.relative_to(folder).with_suffix("").parts)), path))
