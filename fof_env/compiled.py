@@ -28,15 +28,16 @@ import time
 from pathlib import Path
 
 from fof_env.compiled_guard import (
-    DISABLE_VARIABLE,
     FORMAT,
     MANIFEST,
     PACKAGE,
     PACKAGE_DIR,
-    PROJECT,
+    disabled_by_environment,
     extension_beside,
+    is_fresh,
     read_manifest,
     source_hash,
+    watched_folders,
 )
 
 ROOT = PACKAGE_DIR.parent
@@ -48,41 +49,32 @@ QUIET = ["-w"] if os.name == "posix" else []
 
 
 def module_sources(packages: tuple[str, ...] = (PACKAGE,)) -> list[tuple[str, Path]]:
-    """``(dotted name, source)`` of every module a build of ``packages`` (top-level packages of the
-    project folder) compiles: all but ``__init__`` files and, in ``fof_env``, :data:`LEFT_OUT`."""
+    """``(dotted name, source)`` of every module a build of ``packages`` compiles: all but ``__init__``
+    files and, in ``fof_env``, :data:`LEFT_OUT`. Only packages the guard watches can be built."""
+    folders = watched_folders()
     out = []
     for package in packages:
-        folder = ROOT / package
-        if package != PACKAGE and PROJECT is None:
-            raise ValueError(
-                f"{package!r}: only fof_env is built outside a source checkout (no pyproject.toml)"
-            )
-        if not (folder / "__init__.py").is_file():
-            raise ValueError(f"{package!r} is not a package of {ROOT}")
-        for path in sorted(folder.rglob("*.py")):
-            rel = path.relative_to(folder)
-            if path.name == "__init__.py" or (
-                package == PACKAGE and rel.parts[0].removesuffix(".py") in LEFT_OUT
-            ):
+        if package not in folders:
+            raise ValueError(f"{package!r} is not a package the guard watches (fof_env; in a source checkout, "
+                             f"the project's packages: {', '.join(folders)})")  # fmt: skip
+        for name, path in _modules_of(folders[package]):
+            if package == PACKAGE and name.split(".")[1] in LEFT_OUT:
                 continue
-            out.append((".".join((package, *rel.with_suffix("").parts)), path))
+            out.append((name, path))
     return out
 
 
 def built_modules() -> list[tuple[str, Path]]:
-    """``(dotted name, source)`` of every module the guard watches (fof_env; in a source checkout every
-    package beside it) with an extension module beside its source, whatever the manifest says."""
-    folders = [PACKAGE_DIR]
-    if PROJECT is not None:  # in a source checkout the guard watches every package beside fof_env
-        folders += [
-            init.parent for init in sorted(PROJECT.glob("*/__init__.py")) if init.parent != PACKAGE_DIR
-        ]
-    out = []
-    for folder in folders:
-        for path in sorted(folder.rglob("*.py")):
-            if path.name != "__init__.py" and extension_beside(path) is not None:
-                out.append((".".join((folder.name, *path.relative_to(folder).with_suffix("").parts)), path))
-    return out
+    """``(dotted name, source)`` of every module the guard watches with an extension module beside its
+    source, whatever the manifest says."""
+    return [(name, path) for folder in watched_folders().values() for name, path in _modules_of(folder)
+            if extension_beside(path) is not None]  # fmt: skip
+
+
+def _modules_of(folder: Path) -> list[tuple[str, Path]]:
+    """``(dotted name, source)`` of every module but the ``__init__`` files of the package in ``folder``."""
+    return [(".".join((folder.name, *path.relative_to(folder).with_suffix("").parts)), path)
+            for path in sorted(folder.rglob("*.py")) if path.name != "__init__.py"]  # fmt: skip
 
 
 def build(packages: tuple[str, ...] = (PACKAGE,), jobs: int | None = None) -> int:
@@ -100,7 +92,7 @@ def build(packages: tuple[str, ...] = (PACKAGE,), jobs: int | None = None) -> in
     except ValueError as exc:
         print(f"fof_env.compiled: {exc}", file=sys.stderr)
         return 2
-    _write_manifest(packages, {})  # until the new build is whole, nothing of an old one is trusted
+    MANIFEST.unlink(missing_ok=True)  # until the new build is whole, nothing of an old one is trusted
     start = time.perf_counter()
     old_cwd = Path.cwd()
     os.chdir(ROOT)  # the C files name their sources relative to the project
@@ -133,17 +125,17 @@ def build(packages: tuple[str, ...] = (PACKAGE,), jobs: int | None = None) -> in
         return 1
     finally:
         os.chdir(old_cwd)
-    _write_manifest(packages, hashes)
+    _write_manifest(hashes)
     print(f"fof_env.compiled: {len(hashes)} modules compiled in {time.perf_counter() - start:.0f} s; "
           f"manifest {MANIFEST.relative_to(ROOT)}")  # fmt: skip
     return 0
 
 
-def _write_manifest(packages: tuple[str, ...], hashes: dict[str, str]) -> None:
+def _write_manifest(hashes: dict[str, str]) -> None:
     """Write the manifest whole or not at all (a temporary file renamed over it)."""
     tmp = MANIFEST.with_suffix(".json.tmp")
-    text = json.dumps({"format": FORMAT, "python": sys.version.split()[0], "packages": list(packages),
-                       "modules": hashes}, indent=1, sort_keys=True)  # fmt: skip
+    text = json.dumps({"format": FORMAT, "python": sys.version.split()[0], "modules": hashes}, indent=1,
+                      sort_keys=True)  # fmt: skip
     tmp.write_text(text + "\n", encoding="utf-8")
     tmp.replace(MANIFEST)
 
@@ -151,10 +143,10 @@ def _write_manifest(packages: tuple[str, ...], hashes: dict[str, str]) -> None:
 def status(require: bool = False) -> int:
     """Print which modules a new process would run compiled; with ``require``, 1 unless all of the build."""
     manifest = read_manifest()
-    disabled = os.environ.get(DISABLE_VARIABLE) == "0"
+    disabled = disabled_by_environment()
     fresh, stale = [], []
     for name, source in built_modules():
-        (fresh if manifest.get(name) == source_hash(source) else stale).append(name)
+        (fresh if is_fresh(manifest, name, source) else stale).append(name)
     extra = sorted(set(manifest) - set(fresh) - set(stale))
     state = "off (FOF_COMPILED=0)" if disabled else f"{len(fresh)} modules run compiled"
     print(f"fof_env.compiled: {state}; {len(stale)} stale (run from source); {len(extra)} built but missing")

@@ -34,6 +34,25 @@ def source_hash(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def is_fresh(manifest: dict[str, str], name: str, source: Path) -> bool:
+    """Whether the build of module ``name`` was made from ``source`` as it is now."""
+    return manifest.get(name) == source_hash(source)
+
+
+def disabled_by_environment() -> bool:
+    return os.environ.get(DISABLE_VARIABLE) == "0"
+
+
+def watched_folders() -> dict[str, Path]:
+    """Top-level package -> folder of every package the guard watches: fof_env and, in a source
+    checkout, every package of the project folder."""
+    folders = {PACKAGE: PACKAGE_DIR}
+    if PROJECT is not None:
+        for init in sorted(PROJECT.glob("*/__init__.py")):
+            folders.setdefault(init.parent.name, init.parent)
+    return folders
+
+
 def extension_beside(source: Path) -> Path | None:
     """The extension module built beside ``source``, if any."""
     for suffix in importlib.machinery.EXTENSION_SUFFIXES:
@@ -67,12 +86,12 @@ class StaleGuard(importlib.abc.MetaPathFinder):
 
     def __init__(self, manifest: Path = MANIFEST, disabled: bool | None = None,
                  watched: dict[str, Path] | None = None) -> None:  # fmt: skip
-        """``watched``: top-level package -> its folder, instead of the module docstring's rule."""
+        """``watched``: top-level package -> its folder, instead of :func:`watched_folders`."""
         self.manifest_path = manifest
-        self.disabled = os.environ.get(DISABLE_VARIABLE) == "0" if disabled is None else disabled
+        self.disabled = disabled_by_environment() if disabled is None else disabled
         self._manifest: dict[str, str] | None = None
-        self._scopes: dict[str, str | None] = {k: str(v) for k, v in (watched or {}).items()}
-        self._fixed = watched is not None
+        self._watched = watched
+        self._scopes: dict[str, str] | None = None  # read on the first import it is asked about
         self.stale: list[str] = []
 
     def find_spec(self, fullname: str, path=None, target=None):
@@ -92,12 +111,10 @@ class StaleGuard(importlib.abc.MetaPathFinder):
         return None
 
     def _scope(self, top: str) -> str | None:
-        """The folder of top-level package ``top`` if the guard watches it (fof_env; in a source checkout
-        every package of the project folder), else None."""
-        if top not in self._scopes and not self._fixed:
-            folder = PACKAGE_DIR if top == PACKAGE else (PROJECT / top if PROJECT is not None else None)
-            watched = folder is not None and (folder / "__init__.py").is_file()
-            self._scopes[top] = str(folder) if watched else None
+        """The folder of top-level package ``top`` if the guard watches it, else None."""
+        if self._scopes is None:
+            watched = watched_folders() if self._watched is None else self._watched
+            self._scopes = {name: str(folder) for name, folder in watched.items()}
         return self._scopes.get(top)
 
     def _vouched(self, fullname: str, source: Path) -> bool:
@@ -105,7 +122,7 @@ class StaleGuard(importlib.abc.MetaPathFinder):
             return False
         if self._manifest is None:
             self._manifest = read_manifest(self.manifest_path)
-        if self._manifest.get(fullname) == source_hash(source):
+        if is_fresh(self._manifest, fullname, source):
             return True
         self.stale.append(fullname)
         warnings.warn(f"fof_env: {fullname} changed since its compiled build (or the build's manifest is "

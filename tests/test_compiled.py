@@ -140,15 +140,15 @@ def test_agents_imports_the_guard_before_any_module_of_its_own():
 
 def test_outside_a_checkout_only_fof_env_is_built_or_cleaned(monkeypatch, tmp_path):
     """Installed in site-packages, the build must never touch the packages beside fof_env."""
-    monkeypatch.setattr(compiled, "PROJECT", None)
-    with pytest.raises(ValueError, match="only fof_env is built outside a source checkout"):
+    monkeypatch.setattr(compiled_guard, "PROJECT", None)
+    with pytest.raises(ValueError, match="'agents' is not a package the guard watches"):
         compiled.module_sources(("fof_env", "agents"))
     for package, module in (("fof_env", "a"), ("agents", "b")):
         (tmp_path / package).mkdir()
         (tmp_path / package / "__init__.py").write_text("")
         (tmp_path / package / f"{module}.py").write_text("X = 1\n")
         (tmp_path / package / f"{module}{SUFFIX}").write_bytes(b"")
-    monkeypatch.setattr(compiled, "PACKAGE_DIR", tmp_path / "fof_env")
+    monkeypatch.setattr(compiled_guard, "PACKAGE_DIR", tmp_path / "fof_env")
     assert [name for name, _ in compiled.built_modules()] == ["fof_env.a"]
-    monkeypatch.setattr(compiled, "PROJECT", tmp_path)  # a checkout: the packages beside fof_env too
+    monkeypatch.setattr(compiled_guard, "PROJECT", tmp_path)  # a checkout: the packages beside fof_env too
     assert [name for name, _ in compiled.built_modules()] == ["fof_env.a", "agents.b"]
