@@ -21,7 +21,9 @@ is legal. A decision with one legal action is answered without the network.
 ``deterministic=True`` (default) plays the most probable action; otherwise it
 samples with the agent's own ``numpy`` generator (seeded), never torch's global
 RNG. An unseen placement (an ambusher's set-up: ``agents.mixed_setup``) is the game heuristic's
-mixed draw (``setup="heuristic"``, the default) or a sample of the policy (``setup="policy"``). A model trained on both sides (``--side both``) sees its side as two extra
+mixed draw (``setup="heuristic"``), a draw from the model's measured set-up book
+(``setup="book"``, :mod:`agents.setup_book`; by default the book where one ships, else the heuristic)
+or a sample of the policy (``setup="policy"``). A model trained on both sides (``--side both``) sees its side as two extra
 observation entries (:func:`side_features`).
 
 torch and sb3-contrib are imported when a model is loaded, not before.
@@ -152,12 +154,13 @@ class PolicyAgent:
         self.rng = np.random.default_rng(seed)
         self._side = side_features(player)
         self.setup_bot = None  # plays the unseen placements when set (see PPOAgent's ``setup``)
+        self._setup_factory = _setup_bot  # (game, player, seed) -> the setup_bot reseed() rebuilds
 
     def reseed(self, seed: int | None) -> None:
         """Restart the agent's own generator (the tournament re-uses one agent across games)."""
         self.rng = np.random.default_rng(seed)
         if self.setup_bot is not None:
-            self.setup_bot = _setup_bot(self.game, self.player, seed)
+            self.setup_bot = self._setup_factory(self.game, self.player, seed)
 
     def observe(self, state) -> np.ndarray:
         obs = np.asarray(state.observation(self.player), dtype=np.float32)
@@ -206,7 +209,7 @@ class PolicyAgent:
         return self.name
 
 
-SETUPS = ("heuristic", "policy")
+SETUPS = ("book", "heuristic", "policy")
 
 
 def _setup_bot(game, player: int, seed: int | None):
@@ -216,10 +219,34 @@ def _setup_bot(game, player: int, seed: int | None):
     return make_heuristic(game, player, seed=seed) if has_heuristic(game) else None
 
 
+class BookSetup:
+    """Plays a learned bot's unseen placements from its set-up book (:mod:`agents.setup_book`), drawn
+    with its own ``random.Random(seed)``; a placement the book has no legal point for is the game
+    heuristic's mixed draw."""
+
+    def __init__(self, book, game, player: int, seed: int | None):
+        import random
+
+        self.book = book
+        self.rng = random.Random(seed)
+        self.fallback = _setup_bot(game, player, seed)
+
+    def act(self, state) -> int:
+        action = self.book.draw(state, lambda total: self.rng.random() * total)
+        if action is None:
+            if self.fallback is None:
+                raise ValueError("the set-up book has no legal point here and the game has no heuristic")
+            return self.fallback.act(state)
+        return action
+
+
 class PPOAgent(PolicyAgent):
     """A MaskablePPO model: ``path`` (weights with their card) or, if None, the one shipped
     for this game and side. ``setup``: who chooses its unseen placements (``agents.mixed_setup``):
-    ``"heuristic"`` (default), the game's heuristic with its mixed strategy, seeded like the agent;
+    ``"book"``, the model's set-up book (``<model>.setups.json``, :mod:`agents.setup_book`: the points
+    measured to suit this model, drawn by weight; it must be there and match the weights); ``"heuristic"``,
+    the game's heuristic with its mixed strategy, seeded like the agent; None (default), the book when
+    one matching the weights is there, else the heuristic;
     ``"policy"``, a sample of the policy's own distribution. A policy trained with PPO sharpens its
     set-up onto one point per unit, which a player learns by heart; the heuristic's draw does not.
 
@@ -227,8 +254,8 @@ class PPOAgent(PolicyAgent):
     """
 
     def __init__(self, game, player: int, seed: int | None = None, path: str | Path | None = None,
-                 deterministic: bool | str = True, setup: str = "heuristic"):
-        if setup not in SETUPS:
+                 deterministic: bool | str = True, setup: str | None = None):
+        if setup is not None and setup not in SETUPS:
             raise OptionError(f"ppo: setup must be one of {', '.join(SETUPS)}, got {setup!r}")
         side = game.player_names[player]
         if path is None:
@@ -252,5 +279,29 @@ class PPOAgent(PolicyAgent):
                          deterministic=deterministic, both_sides=both, name=f"ppo:{path}")
         self.path = path
         self.card = card
-        if setup == "heuristic":
-            self.setup_bot = _setup_bot(game, player, seed)
+        self.book = self._read_book(game, side, setup)
+        if self.book is not None:
+            self._setup_factory = lambda g, p, s: BookSetup(self.book, g, p, s)
+        if setup != "policy":
+            self.setup_bot = self._setup_factory(game, player, seed)
+
+    def _read_book(self, game, side: str, setup: str | None):
+        """The set-up book beside the model when ``setup`` asks for one (``"book"``: it must exist and
+        match the weights) or leaves it open (None: used when present and matching), else None."""
+        if setup not in (None, "book"):
+            return None
+        from agents.setup_book import book_path, read_book
+
+        where = book_path(self.path)
+        if not where.exists():
+            if setup == "book":
+                raise ModelFileError(f"ppo: setup=book, but model {self.path} has no set-up book {where.name} "
+                                     f"(make one with `python -m training.setup_book`)")
+            return None
+        book = read_book(where, game, side)
+        if book.model_sha256 != self.card.get("weights", {}).get("sha256"):
+            if setup == "book":
+                raise ModelFileError(f"cannot use set-up book {where}: it was measured for other weights "
+                                     f"than {self.path.name}'s")
+            return None
+        return book

@@ -83,7 +83,7 @@ def test_the_side_that_sets_up_second_takes_its_best_points(game_name, side, oth
 
 @pytest.mark.parametrize(("game_name", "side"), [("lost_and_found", "taliban"), ("fubar_lost_and_found", "taliban")])
 def test_the_learned_taliban_vary_their_set_up_too(game_name, side):
-    """A learned bot's unseen placements are the heuristic's mixed draw by default (PPOAgent ``setup``)."""
+    """A learned bot's unseen placements are its set-up book's draw where one ships, else the heuristic's mixed draw (PPOAgent ``setup``)."""
     spreads = placements(game_name, side, "ppo", "heuristic", list(range(60)))
     assert spreads and too_regular(spreads, 0.4) == [] and all(len(s.points) >= 3 for s in spreads)
 
@@ -101,7 +101,7 @@ def test_a_learned_bot_plays_its_own_set_up_on_request():
 
 
 def test_a_learned_bot_refuses_an_unknown_set_up():
-    with pytest.raises(OptionError, match=r"^ppo: setup must be one of heuristic, policy, got 'mine'$"):
+    with pytest.raises(OptionError, match=r"^ppo: setup must be one of book, heuristic, policy, got 'mine'$"):
         make_agent("ppo", make_game("lost_and_found"), "taliban", setup="mine")
 
 

@@ -1,0 +1,31 @@
+"""python -m training.setup_book: a random design over candidate points, written as a readable book."""
+
+from __future__ import annotations
+
+import json
+
+from agents.ppo import shipped_model_path
+from agents.setup_book import read_book
+from fof_env.core.registry import make_game
+from training import setup_book
+
+
+def test_a_small_run_writes_a_book_ppo_can_read(tmp_path, capsys):
+    out = tmp_path / "book.setups.json"
+    assert setup_book.main(["--game", "lost_and_found", "--side", "taliban", "--games", "6",
+                            "--points", "2", "--out", str(out)]) == 0
+    card = json.loads(out.read_text())
+    model_card = json.loads(shipped_model_path("lost_and_found", "taliban").with_suffix(".json").read_text())
+    assert card["model_sha256"] == model_card["weights"]["sha256"]
+    assert card["command"].startswith("python -m training.setup_book --game lost_and_found")
+    assert len(card["groups"]) == len(card["measured"]) == 4  # the four hidden teams
+    for group, measured in zip(card["groups"], card["measured"], strict=True):
+        assert len(group) == 2 and set(group) <= set(measured)
+        assert sum(m["games"] for m in measured.values()) == 6  # every game drew one point per placement
+    read_book(out, make_game("lost_and_found"), "taliban")
+    assert "wrote" in capsys.readouterr().out
+
+
+def test_an_unknown_side_is_one_line(capsys):
+    assert setup_book.main(["--game", "lost_and_found", "--side", "nobody", "--games", "1"]) == 2
+    assert capsys.readouterr().err.count("\n") == 1

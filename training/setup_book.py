@@ -1,0 +1,177 @@
+"""Measure a learned bot's set-up book: ``python -m training.setup_book``.
+
+``python -m training.setup_book --game GAME --side SIDE [--model PATH] [--opponent heuristic]
+[--games 3000] [--points 4] [--seed 0] [--workers 1] [--out PATH]`` finds the model's unseen
+placements (the k-th one the side makes in a game) and their candidate points: every point the
+game's heuristic draws there in 50 probe games, and the two the policy itself likes best. It then
+plays ``--games`` games of the model against ``--opponent``, each from a set-up drawn uniformly
+among the candidates, placement by placement (dice seed ``1_000_000 + seed + i``), and measures
+each candidate's win rate over the games that used it (a random design: each placement's points are
+drawn independently, so each rate averages over the other placements). The book lists, per
+placement, the ``--points`` best points with equal weights, so each is drawn in ``1/--points`` of
+games (with 4, the default, a point passes 40% of 100 games by chance less than once in a
+thousand; with 3, about once in sixteen); it is written whole to ``--out`` (default beside the model,
+:func:`agents.setup_book.book_path`) with the command, the weights' sha256 and every candidate's
+rate, which ``ppo`` then reads by default (:mod:`agents.setup_book`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import shlex
+import sys
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+
+from agents.setup_book import BOOK_FORMAT, book_path, write_book
+from evaluation.match import build_agent
+from fof_env.core.registry import make_game
+
+PROBE_GAMES = 50
+POLICY_POINTS = 2
+GAME_SEED_BASE = 1_000_000
+
+
+class ForcedSetup:
+    """Plays the side's k-th unseen placement at ``points[k]`` (by name), then defers to ``bot``."""
+
+    def __init__(self, bot, points: list[str]):
+        self.bot, self.points, self.made = bot, points, 0
+
+    def act(self, state) -> int:
+        if state.is_unseen_placement() and self.made < len(self.points):
+            name = self.points[self.made]
+            self.made += 1
+            for action in state.legal_actions():
+                if state.action_to_str(action) == name:
+                    return action
+        return self.bot.act(state)
+
+
+def candidates(game, side: str, model: str) -> list[list[str]]:
+    """Per unseen placement of ``side``, the candidate points (module docstring), in a fixed order."""
+    player = game.player_index(side)
+    seen: list[Counter] = []
+    policy = build_agent(f"ppo:path={model},setup=policy", game, player, 0)
+    liked: list[list[str]] = []
+    for seed in range(PROBE_GAMES):
+        state = game.new_initial_state(GAME_SEED_BASE - 1 - seed)
+        bots = [build_agent("heuristic", game, p, 2 * seed + p) for p in (0, 1)]
+        k = 0
+        while not state.is_terminal:  # until the side's first decision that is not an unseen placement
+            mover = state.current_player
+            if mover == player and not state.is_unseen_placement():
+                break
+            action = bots[mover].act(state)
+            if mover == player:
+                if k == len(seen):
+                    seen.append(Counter())
+                seen[k][state.action_to_str(action)] += 1
+                if seed == 0:
+                    probs = policy.action_probabilities(state)
+                    best = sorted(state.legal_actions(), key=lambda a: (-probs[a], a))[:POLICY_POINTS]
+                    liked.append([state.action_to_str(a) for a in best])
+                k += 1
+            state.apply(action)
+    if not seen:
+        raise SystemExit(f"setup_book: {side} makes no unseen placement at the start of {game.name}")
+    return [sorted(set(counter) | set(liked[k] if k < len(liked) else [])) for k, counter in enumerate(seen)]
+
+
+def play(job: tuple) -> list[tuple[list[str], int]]:
+    """``(set-up, 1 if the model won else 0)`` for each ``(seed, set-up)`` of ``job``."""
+    game_name, side, model, opponent, games = job
+    game = make_game(game_name)
+    player = game.player_index(side)
+    results = []
+    for seed, points in games:
+        bots = {player: ForcedSetup(build_agent(f"ppo:path={model},setup=policy", game, player, 2 * seed + player),
+                                    points),
+                1 - player: build_agent(opponent, game, 1 - player, 2 * seed + 1 - player)}
+        state = game.new_initial_state(seed)
+        while not state.is_terminal:
+            state.apply(bots[state.current_player].act(state))
+        results.append((points, int(state.returns()[player] > 0)))
+    return results
+
+
+def measure(game_name: str, side: str, model: str, opponent: str, games: int, seed: int, workers: int,
+            groups: list[list[str]]) -> list[dict[str, list[int]]]:
+    """Per placement, ``{point: [wins, games]}`` over ``games`` games from uniformly drawn set-ups."""
+    rng = random.Random(seed)
+    design = [(GAME_SEED_BASE + seed + i, [rng.choice(points) for points in groups]) for i in range(games)]
+    pieces = max(1, min(games, 8 * workers))
+    jobs = [(game_name, side, model, opponent, design[i::pieces]) for i in range(pieces)]
+    if workers <= 1:
+        outcomes = [play(job) for job in jobs]
+    else:
+        with ProcessPoolExecutor(workers) as pool:
+            outcomes = list(pool.map(play, jobs))
+    tallies: list[dict[str, list[int]]] = [{p: [0, 0] for p in points} for points in groups]
+    for chunk in outcomes:
+        for points, won in chunk:
+            for k, name in enumerate(points):
+                tallies[k][name][0] += won
+                tallies[k][name][1] += 1
+    return tallies
+
+
+def book_card(game, side: str, model: str, sha256: str, tallies, points: int, games: int,
+              command: str) -> dict:
+    """The book: per placement the ``points`` points with the best measured rates (ties to the name), equal weights."""
+    def rate(item):
+        wins, n = item[1]
+        return wins / n if n else 0.0
+
+    groups, measured = [], []
+    for tally in tallies:
+        ranked = sorted(tally.items(), key=lambda item: (-rate(item), item[0]))
+        groups.append({name: 1.0 for name, _ in ranked[:points]})
+        measured.append({name: {"wins": w, "games": n} for name, (w, n) in ranked})
+    return {"format": BOOK_FORMAT, "game": game.name, "side": side, "model_sha256": sha256,
+            "command": command, "games": games, "groups": groups, "measured": measured}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m training.setup_book", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", required=True)
+    parser.add_argument("--side", required=True)
+    parser.add_argument("--model", help="the model's weights (default: the one shipped for this game and side)")
+    parser.add_argument("--opponent", default="heuristic")
+    parser.add_argument("--games", type=int, default=3000)
+    parser.add_argument("--points", type=int, default=4, help="points per placement in the book (default 4)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--out", help="where to write the book (default: beside the model)")
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.workers < 1 or args.points < 1:
+        parser.error("--games, --workers and --points must be at least 1")
+    from agents.policy_io import read_model_card
+    from agents.ppo import shipped_model_path
+
+    try:
+        game = make_game(args.game)
+        game.player_index(args.side)
+        model = args.model or str(shipped_model_path(game.name, args.side))
+        sha256 = read_model_card(model)["weights"]["sha256"]
+    except (ValueError, KeyError, OSError) as exc:
+        print(f"setup_book: {exc}", file=sys.stderr)
+        return 2
+    groups = candidates(game, args.side, model)
+    print(f"{len(groups)} placements; candidates: " + "; ".join(", ".join(g) for g in groups), flush=True)
+    tallies = measure(game.name, args.side, model, args.opponent, args.games, args.seed, args.workers, groups)
+    command = "python -m training.setup_book " + shlex.join(argv if argv is not None else sys.argv[1:])
+    card = book_card(game, args.side, model, sha256, tallies, args.points, args.games, command)
+    out = args.out or book_path(model)
+    write_book(out, card)
+    for k, measured in enumerate(card["measured"]):
+        print(f"placement {k + 1}: " + ", ".join(
+            f"{name} {m['wins'] / max(1, m['games']):.1%} of {m['games']}" for name, m in measured.items())
+            + f"; book: {', '.join(card['groups'][k])}")
+    print(f"wrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
