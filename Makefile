@@ -132,6 +132,8 @@ train-shipped: $(STAMP)
 	@# Fine-tuned from the model just copied, against random too (its card records both runs)
 	$(VENV)/bin/fof train --game lost_and_found --side taliban --init ppo --steps 150000 --envs 1 --opponent heuristic random --opponent-weights 0.7 0.3 --eval-opponent heuristic random --net-arch 256 256 --learning-rate 1e-4 --ent-coef 0.005 --n-steps 2048 --batch-size 512 --n-epochs 10 --eval-every 50000 --checkpoint-every 50000 --eval-games 100 --final-eval-games 400 --learner-setup heuristic --no-progress --out runs/laf-taliban-random
 	$(call copy_model,runs/laf-taliban-random,lost_and_found-taliban)
+	@# Its set-up book: the hiding points measured to suit it (agents/setup_book.py), written beside it
+	$(PY) -m training.setup_book --game lost_and_found --side taliban --games 4000 --workers 2
 	$(VENV)/bin/fof train --game strike_force_one --side soviet --steps 600000 --envs 1 --opponent heuristic random --opponent-weights 0.7 0.3 --imitate heuristic --imitation-games 2000 --imitation-epochs 15 --net-arch 256 256 --learning-rate 3e-4 --ent-coef 0.01 --n-steps 2048 --batch-size 256 --n-epochs 4 --eval-every 50000 --checkpoint-every 50000 --out runs/shipped-strike_force_one-soviet
 	$(call finish_shipped,strike_force_one-soviet)
 	@# Fine-tuned from the model just copied, against random as often as the heuristic
