@@ -32,6 +32,7 @@ torch and sb3-contrib are imported when a model is loaded, not before.
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -225,8 +226,6 @@ class BookSetup:
     heuristic's mixed draw."""
 
     def __init__(self, book, game, player: int, seed: int | None):
-        import random
-
         self.book = book
         self.rng = random.Random(seed)
         self.fallback = _setup_bot(game, player, seed)

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.policy_io import ModelFileError
+from fof_env.core.files import write_text_atomic
 
 BOOK_FORMAT = "fof-setup-book/1"
 BOOK_SUFFIX = ".setups.json"
@@ -109,8 +110,5 @@ def read_book(path: str | Path, game, side: str) -> SetupBook:
 
 
 def write_book(path: str | Path, card: dict[str, Any]) -> None:
-    """Write ``card`` to ``path`` whole: a temporary file beside it, then renamed over it."""
-    path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(card, indent=2) + "\n")
-    tmp.replace(path)
+    """Write ``card`` to ``path`` whole (:func:`fof_env.core.files.write_text_atomic`)."""
+    write_text_atomic(path, json.dumps(card, indent=2) + "\n")

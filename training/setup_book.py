@@ -26,6 +26,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from agents.setup_book import BOOK_FORMAT, book_path, write_book
 from evaluation.match import build_agent
+from evaluation.setup_spread import seeded_agent
 from fof_env.core.registry import make_game
 
 PROBE_GAMES = 50
@@ -43,9 +44,12 @@ class ForcedSetup:
         if state.is_unseen_placement() and self.made < len(self.points):
             name = self.points[self.made]
             self.made += 1
-            for action in state.legal_actions():
-                if state.action_to_str(action) == name:
-                    return action
+            try:
+                action = state.str_to_action(name)
+            except ValueError:
+                action = None
+            if action in state.legal_actions():
+                return action
         return self.bot.act(state)
 
 
@@ -84,11 +88,12 @@ def play(job: tuple) -> list[tuple[list[str], int]]:
     game_name, side, model, opponent, games = job
     game = make_game(game_name)
     player = game.player_index(side)
+    specs = {player: f"ppo:path={model},setup=policy", 1 - player: opponent}
+    kept: dict[int, object] = {}  # one agent per side, re-seeded each game
     results = []
     for seed, points in games:
-        bots = {player: ForcedSetup(build_agent(f"ppo:path={model},setup=policy", game, player, 2 * seed + player),
-                                    points),
-                1 - player: build_agent(opponent, game, 1 - player, 2 * seed + 1 - player)}
+        bots = {p: seeded_agent(kept, specs[p], game, p, 2 * seed + p) for p in (0, 1)}
+        bots[player] = ForcedSetup(bots[player], points)
         state = game.new_initial_state(seed)
         while not state.is_terminal:
             state.apply(bots[state.current_player].act(state))
@@ -117,7 +122,7 @@ def measure(game_name: str, side: str, model: str, opponent: str, games: int, se
     return tallies
 
 
-def book_card(game, side: str, model: str, sha256: str, tallies, points: int, games: int,
+def book_card(game, side: str, sha256: str, tallies, points: int, games: int,
               command: str) -> dict:
     """The book: per placement the ``points`` points with the best measured rates (ties to the name), equal weights."""
     def rate(item):
@@ -162,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(groups)} placements; candidates: " + "; ".join(", ".join(g) for g in groups), flush=True)
     tallies = measure(game.name, args.side, model, args.opponent, args.games, args.seed, args.workers, groups)
     command = "python -m training.setup_book " + shlex.join(argv if argv is not None else sys.argv[1:])
-    card = book_card(game, args.side, model, sha256, tallies, args.points, args.games, command)
+    card = book_card(game, args.side, sha256, tallies, args.points, args.games, command)
     out = args.out or book_path(model)
     write_book(out, card)
     for k, measured in enumerate(card["measured"]):
