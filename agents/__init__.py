@@ -8,8 +8,9 @@ import fof_env.compiled_guard  # noqa: F401 - first: a compiled build of agents 
 
 # isort: split
 from agents.base import Agent, make_agent, register_agent
+from agents.specs import build_agent
 from fof_env.envs.opponents import register_agent_factory
 
-register_agent_factory(make_agent)  # the environments' opponents named by a spec
+register_agent_factory(build_agent)  # the environments' opponents (and learner set-ups) named by a spec
 
 __all__ = ["Agent", "make_agent", "register_agent"]

@@ -222,16 +222,18 @@ def _setup_bot(game, player: int, seed: int | None):
 
 class BookSetup:
     """Plays a learned bot's unseen placements from its set-up book (:mod:`agents.setup_book`), drawn
-    with its own ``random.Random(seed)``; a placement the book has no legal point for is the game
-    heuristic's mixed draw."""
+    with its own ``random.Random(seed)`` (a book with plans: one plan drawn at the first placement and
+    played through); a placement the book has no legal point for is the game heuristic's mixed draw."""
 
     def __init__(self, book, game, player: int, seed: int | None):
         self.book = book
         self.rng = random.Random(seed)
         self.fallback = _setup_bot(game, player, seed)
+        self.plan, self.made = None, 0
 
     def act(self, state) -> int:
-        action = self.book.draw(state, lambda total: self.rng.random() * total)
+        action, self.plan = self.book.draw(state, lambda total: self.rng.random() * total, self.plan, self.made)
+        self.made += 1
         if action is None:
             if self.fallback is None:
                 raise ValueError("the set-up book has no legal point here and the game has no heuristic")

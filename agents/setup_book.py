@@ -8,7 +8,11 @@ unseen placements, in the order the game asks for them, a few points with their 
 ``python -m training.setup_book`` from games the model played from random set-ups, and stored beside
 the model as ``<model>.setups.json`` (format :data:`BOOK_FORMAT`): game, side, the sha256 of the
 weights it was measured for, the exact command, the games it played and, per placement, every
-candidate point's measured win rate.
+candidate point's measured win rate. A book of format ``fof-setup-book/2`` may also list **plans**:
+whole set-ups (one point per placement) with weights. A bot with plans draws one plan at its first
+placement and plays it through, so its set-up is one of a few the model was trained and measured
+on, not a product of independent draws; a placement whose planned point is not legal falls back
+to that placement's group.
 
 A book is data read from disk: :func:`read_book` checks it and refuses anything malformed in one
 line (:class:`~agents.policy_io.ModelFileError`). Drawing (:meth:`SetupBook.draw`) never picks an
@@ -28,10 +32,12 @@ from typing import Any
 from agents.policy_io import ModelFileError
 from fof_env.core.files import write_text_atomic
 
-BOOK_FORMAT = "fof-setup-book/1"
+BOOK_FORMAT = "fof-setup-book/2"
+READ_FORMATS = ("fof-setup-book/1", BOOK_FORMAT)
 BOOK_SUFFIX = ".setups.json"
 MAX_GROUPS = 64  # placements a book may list
 MAX_POINTS = 64  # points per placement
+MAX_PLANS = 64
 MAX_BYTES = 1 << 20
 
 
@@ -41,35 +47,56 @@ def book_path(model_path: str | Path) -> Path:
     return path.with_name(path.name.rsplit(".", 1)[0] + BOOK_SUFFIX)
 
 
+def _weighted(items: list[tuple[Any, float]], draw: Callable[[float], float]):
+    """One of ``items`` (``(item, weight)``) by weight; ``draw(total)`` is a float in ``[0, total)``."""
+    x = draw(sum(w for _, w in items))
+    for item, w in items:
+        x -= w
+        if x < 0:
+            return item
+    return items[-1][0]
+
+
 @dataclass(frozen=True)
 class SetupBook:
-    """Per unseen placement (in the order the game asks for them), ``{point name: weight}``.
+    """Per unseen placement (in the order the game asks for them), ``{point name: weight}``, and
+    optionally whole set-ups to draw as one.
 
     Attributes: ``groups`` (one dict per placement), ``model_sha256`` (the weights it was measured
-    for), ``card`` (the whole JSON object as read).
+    for), ``card`` (the whole JSON object as read), ``plans`` (``(weight, (point per placement))``
+    pairs; empty when the book has none).
     """
 
     groups: tuple[dict[str, float], ...]
     model_sha256: str
     card: dict[str, Any]
+    plans: tuple[tuple[float, tuple[str, ...]], ...] = ()
 
-    def draw(self, state, draw: Callable[[float], float]) -> int | None:
-        """The action for the unseen placement ``state`` asks for: a point of the first group with a
-        point legal now, among its legal points by weight (``draw(total)`` returns a float in
-        ``[0, total)`` from the caller's own generator); None if no group has a legal point. Where the
-        placements' points are disjoint (each unit sets up in its own area) the first such group is
-        that placement's own; the book needs no count of the placements already made."""
+    def draw(self, state, draw: Callable[[float], float], plan: tuple[str, ...] | None = None,
+             made: int | None = None) -> tuple[int | None, tuple[str, ...] | None]:
+        """``(action, plan)`` for the unseen placement ``state`` asks for, the caller's ``made``-th
+        (counting from 0; None: unknown). The placement's group is group ``made`` where it has a
+        point legal now, else the first group that has one (where the placements' points are
+        disjoint, as when each unit sets up in its own area, that is the placement's own group
+        whatever the count; where units share an area only the count tells them apart). With plans,
+        a new plan is drawn by weight at the first group or when ``plan`` is None, and its point is
+        played if legal; otherwise a legal point of the group by weight. ``draw(total)`` returns a
+        float in ``[0, total)`` from the caller's own generator; the caller passes the returned plan
+        back at its next placement. The action is None if no group has a legal point."""
         legal = {state.action_to_str(a): a for a in state.legal_actions()}
-        for group in self.groups:
-            points = [(name, w) for name, w in group.items() if name in legal]
-            if points:
-                x = draw(sum(w for _, w in points))
-                for name, w in points:
-                    x -= w
-                    if x < 0:
-                        return legal[name]
-                return legal[points[-1][0]]
-        return None
+        order = range(len(self.groups))
+        if made is not None and 0 <= made < len(self.groups):
+            order = [made, *order]
+        for k in order:
+            points = [(name, w) for name, w in self.groups[k].items() if name in legal]
+            if not points:
+                continue
+            if self.plans and (k == 0 or plan is None):
+                plan = _weighted(list((points_, w) for w, points_ in self.plans), draw)
+            if plan is not None and plan[k] in legal:
+                return legal[plan[k]], plan
+            return legal[_weighted(points, draw)], plan
+        return None, plan
 
 
 def read_book(path: str | Path, game, side: str) -> SetupBook:
@@ -87,7 +114,7 @@ def read_book(path: str | Path, game, side: str) -> SetupBook:
         raise refuse(exc.strerror or type(exc).__name__) from None
     except ValueError as exc:
         raise refuse(f"not valid JSON ({str(exc).splitlines()[0]})") from None
-    if not isinstance(card, dict) or card.get("format") != BOOK_FORMAT:
+    if not isinstance(card, dict) or card.get("format") not in READ_FORMATS:
         raise refuse(f"not a {BOOK_FORMAT} object")
     if card.get("game") != game.name or card.get("side") != side:
         raise refuse(f"it is for {card.get('game')!r} / {card.get('side')!r}, not {game.name!r} / {side!r}")
@@ -106,7 +133,27 @@ def read_book(path: str | Path, game, side: str) -> SetupBook:
                     or not math.isfinite(weight) or weight <= 0:
                 raise refuse(f"group {i}: the weight of {name!r} must be a finite number over 0")
         groups.append({str(k): float(v) for k, v in group.items()})
-    return SetupBook(tuple(groups), sha, card)
+    return SetupBook(tuple(groups), sha, card, _read_plans(card.get("plans", []), groups, refuse))
+
+
+def _read_plans(raw, groups: list[dict[str, float]], refuse) -> tuple[tuple[float, tuple[str, ...]], ...]:
+    """A book's ``plans`` checked: each ``{"weight": w > 0, "points": [a point of each group]}``."""
+    if not isinstance(raw, list) or len(raw) > MAX_PLANS:
+        raise refuse(f"plans must be a list of at most {MAX_PLANS} set-ups")
+    plans = []
+    for i, plan in enumerate(raw):
+        weight = plan.get("weight") if isinstance(plan, dict) else None
+        points = plan.get("points") if isinstance(plan, dict) else None
+        if isinstance(weight, bool) or not isinstance(weight, (int, float)) \
+                or not math.isfinite(weight) or weight <= 0:
+            raise refuse(f"plan {i}: weight must be a finite number over 0")
+        if not isinstance(points, list) or len(points) != len(groups):
+            raise refuse(f"plan {i}: points must list one point for each of the {len(groups)} placements")
+        for k, name in enumerate(points):
+            if not isinstance(name, str) or name not in groups[k]:
+                raise refuse(f"plan {i}: {name!r} is not a point of placement {k}")
+        plans.append((float(weight), tuple(points)))
+    return tuple(plans)
 
 
 def write_book(path: str | Path, card: dict[str, Any]) -> None:

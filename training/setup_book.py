@@ -1,7 +1,7 @@
 """Measure a learned bot's set-up book: ``python -m training.setup_book``.
 
 ``python -m training.setup_book --game GAME --side SIDE [--model PATH] [--opponent heuristic]
-[--games 3000] [--points 4] [--seed 0] [--workers 1] [--out PATH]`` finds the model's unseen
+[--games 3000] [--points 4] [--plans 0] [--from BOOK] [--seed 0] [--workers 1] [--out PATH]`` finds the model's unseen
 placements (the k-th one the side makes in a game) and their candidate points: every point the
 game's heuristic draws there in 50 probe games, and the two the policy itself likes best. It then
 plays ``--games`` games of the model against ``--opponent``, each from a set-up drawn uniformly
@@ -13,6 +13,14 @@ games (with 4, the default, a point passes 40% of 100 games by chance less than 
 thousand; with 3, about once in sixteen); it is written whole to ``--out`` (default beside the model,
 :func:`agents.setup_book.book_path`) with the command, the weights' sha256 and every candidate's
 rate, which ``ppo`` then reads by default (:mod:`agents.setup_book`).
+
+``--plans K`` (at most ``--points``) also lists K whole set-ups with equal weights, plan k being the
+k-th best point of every placement, so that the bot plays one of K set-ups through instead of
+mixing placements independently: a model trained on those K set-ups (``fof train --learner-setup
+ppo:path=...,setup=book``) plays each of them well, and each point is still drawn in 1/K of
+games. ``--from BOOK`` plays no games: it takes the candidates and rates measured in ``BOOK`` (for
+any weights) and binds the new book to ``--model``'s; the new card keeps the old command and games
+under ``measured_by``.
 """
 
 from __future__ import annotations
@@ -24,7 +32,7 @@ import sys
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 
-from agents.setup_book import BOOK_FORMAT, book_path, write_book
+from agents.setup_book import BOOK_FORMAT, book_path, read_book, write_book
 from evaluation.match import build_agent
 from evaluation.setup_spread import seeded_agent
 from fof_env.core.registry import make_game
@@ -123,8 +131,9 @@ def measure(game_name: str, side: str, model: str, opponent: str, games: int, se
 
 
 def book_card(game, side: str, sha256: str, tallies, points: int, games: int,
-              command: str) -> dict:
-    """The book: per placement the ``points`` points with the best measured rates (ties to the name), equal weights."""
+              command: str, plans: int = 0) -> dict:
+    """The book: per placement the ``points`` points with the best measured rates (ties to the name),
+    equal weights; with ``plans``, plan k the k-th best point of every placement, equal weights."""
     def rate(item):
         wins, n = item[1]
         return wins / n if n else 0.0
@@ -134,8 +143,25 @@ def book_card(game, side: str, sha256: str, tallies, points: int, games: int,
         ranked = sorted(tally.items(), key=lambda item: (-rate(item), item[0]))
         groups.append({name: 1.0 for name, _ in ranked[:points]})
         measured.append({name: {"wins": w, "games": n} for name, (w, n) in ranked})
-    return {"format": BOOK_FORMAT, "game": game.name, "side": side, "model_sha256": sha256,
+    card = {"format": BOOK_FORMAT, "game": game.name, "side": side, "model_sha256": sha256,
             "command": command, "games": games, "groups": groups, "measured": measured}
+    if plans:
+        card["plans"] = [{"weight": 1.0, "points": [list(group)[min(k, len(group) - 1)] for group in groups]}
+                         for k in range(plans)]
+    return card
+
+
+def tallies_from(path: str, game, side: str) -> tuple[list[dict[str, list[int]]], dict]:
+    """The rates measured in the book at ``path`` (:func:`measure`'s form) and its provenance."""
+    card = read_book(path, game, side).card
+    try:
+        tallies = [{str(name): [int(m["wins"]), int(m["games"])] for name, m in group.items()}
+                   for group in card["measured"]]
+    except (KeyError, TypeError, ValueError, AttributeError):
+        raise ValueError(f"cannot use set-up book {path}: its measured rates are missing or malformed") from None
+    if not tallies or not all(tallies):
+        raise ValueError(f"cannot use set-up book {path}: it measured no placement")
+    return tallies, {"command": card.get("command"), "games": card.get("games")}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -146,12 +172,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--opponent", default="heuristic")
     parser.add_argument("--games", type=int, default=3000)
     parser.add_argument("--points", type=int, default=4, help="points per placement in the book (default 4)")
+    parser.add_argument("--plans", type=int, default=0,
+                        help="whole set-ups in the book, plan k the k-th best point of each placement (default 0)")
+    parser.add_argument("--from", dest="source", metavar="BOOK",
+                        help="take the measured rates from this book instead of playing games")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", help="where to write the book (default: beside the model)")
     args = parser.parse_args(argv)
     if args.games < 1 or args.workers < 1 or args.points < 1:
         parser.error("--games, --workers and --points must be at least 1")
+    if not 0 <= args.plans <= args.points:
+        parser.error(f"--plans must be between 0 and --points ({args.points})")
     from agents.policy_io import read_model_card
     from agents.ppo import shipped_model_path
 
@@ -160,20 +192,28 @@ def main(argv: list[str] | None = None) -> int:
         game.player_index(args.side)
         model = args.model or str(shipped_model_path(game.name, args.side))
         sha256 = read_model_card(model)["weights"]["sha256"]
+        source = tallies_from(args.source, game, args.side) if args.source else None
     except (ValueError, KeyError, OSError) as exc:
         print(f"setup_book: {exc}", file=sys.stderr)
         return 2
-    groups = candidates(game, args.side, model)
-    print(f"{len(groups)} placements; candidates: " + "; ".join(", ".join(g) for g in groups), flush=True)
-    tallies = measure(game.name, args.side, model, args.opponent, args.games, args.seed, args.workers, groups)
     command = "python -m training.setup_book " + shlex.join(argv if argv is not None else sys.argv[1:])
-    card = book_card(game, args.side, sha256, tallies, args.points, args.games, command)
+    if source is None:
+        groups = candidates(game, args.side, model)
+        print(f"{len(groups)} placements; candidates: " + "; ".join(", ".join(g) for g in groups), flush=True)
+        tallies = measure(game.name, args.side, model, args.opponent, args.games, args.seed, args.workers, groups)
+        card = book_card(game, args.side, sha256, tallies, args.points, args.games, command, args.plans)
+    else:
+        tallies, provenance = source
+        card = book_card(game, args.side, sha256, tallies, args.points, provenance["games"], command, args.plans)
+        card["measured_by"] = provenance
     out = args.out or book_path(model)
     write_book(out, card)
     for k, measured in enumerate(card["measured"]):
         print(f"placement {k + 1}: " + ", ".join(
             f"{name} {m['wins'] / max(1, m['games']):.1%} of {m['games']}" for name, m in measured.items())
             + f"; book: {', '.join(card['groups'][k])}")
+    for k, plan in enumerate(card.get("plans", [])):
+        print(f"plan {k + 1}: {', '.join(plan['points'])}")
     print(f"wrote {out}")
     return 0
 

@@ -1,6 +1,6 @@
 """Agent specs from clients: every number finite and within the limits, models by id only.
 
-``check_spec(spec, ...)`` reads a spec the way ``evaluation.match.parse_agent_spec`` does
+``check_spec(spec, ...)`` reads a spec the way ``agents.specs.parse_agent_spec`` does
 (``"kind[:args][@side]"``) and refuses, in one line, anything a client could use to make a bot
 run without end or read a file: a number that is not finite (``inf``, ``nan``, ``1e999``), a
 whole-number option given as a fraction (``mcts:20001.0``), a value past its cap
@@ -34,7 +34,7 @@ class CheckedSpec:
 def check_spec(spec: str, *, bot_timeout: float, catalog: Catalog) -> CheckedSpec:
     """``spec`` checked (module docstring); :class:`SpecError` naming the problem otherwise."""
     from agents.base import agent_kinds
-    from evaluation.match import parse_agent_spec, split_side
+    from agents.specs import parse_agent_spec, split_side
     from fof_env.core.errors import OptionError
 
     try:

@@ -28,7 +28,7 @@ decide or the game ends. With ``auto_single=True`` (default) learner decisions
 that have exactly one legal action are applied by the env too, and counted in
 ``info["auto_actions"]``; the engine itself never skips a decision.
 
-**Set-up.** ``learner_setup="heuristic"`` (an agent kind) plays the learner's unseen
+**Set-up.** ``learner_setup="heuristic"`` (an agent spec) plays the learner's unseen
 placements for it (``state.is_unseen_placement()``: a unit placed while no enemy unit is
 on the table, or in secret): the agent's mixed draw, seeded from the game seed like the
 opponent, counted in ``info["auto_actions"]``. A policy trained so learns to play from the
@@ -176,8 +176,8 @@ class WargameEnv(gym.Env):
     Args:
         game: a game name from ``fof_env.list_games()`` (or a ``Game``).
         side: the learner's side, a name (``"soviet"``) or index (0/1).
-        opponent: an agent kind for ``agents.make_agent`` (``"random"``, ``"heuristic"``)
-            or an Agent object playing the other side.
+        opponent: an agent spec (``"random"``, ``"heuristic"``, ``"mcts:simulations=64"``:
+            ``agents.specs.build_agent``) or an Agent object playing the other side.
         reward: ``"win"`` or ``"shaped"``.
         auto_single: apply the learner's single-choice decisions automatically.
         render_mode: ``None``, ``"human"`` (prints the text map), ``"ansi"`` (text map)
@@ -186,8 +186,9 @@ class WargameEnv(gym.Env):
         infos: ``"full"`` (default) or ``"minimal"`` (numbers only, same keys every step).
         end_mask: ``"next"`` (default: once an episode is over, the masks are the next
             unseeded episode's first mask) or ``"empty"`` (all False).
-        learner_setup: ``None`` (default) or an agent kind (``"heuristic"``) that plays the
-            learner's unseen placements (see "Set-up").
+        learner_setup: ``None`` (default) or an agent spec (``"heuristic"``,
+            ``"ppo:path=m.safetensors,setup=book"``) that plays the learner's unseen placements
+            (see "Set-up").
         **options: scenario options for ``make_game`` (e.g. ``optional_rules=True``);
             unknown names raise ``UnknownOptionError`` (an ``OptionError`` and a ``TypeError``).
     """
@@ -226,7 +227,7 @@ class WargameEnv(gym.Env):
         self.end_mask = check_choice(end_mask, "end_mask", END_MASKS)
         if learner_setup is not None:
             if not isinstance(learner_setup, str):
-                raise TypeError(f"learner_setup must be an agent kind name or None, got {learner_setup!r}")
+                raise TypeError(f"learner_setup must be an agent spec or None, got {learner_setup!r}")
             make_opponent(learner_setup, self.game, self.player, seed=0)  # fail now on a bad kind
         self.learner_setup = learner_setup
         self.setup_agent = None
@@ -249,7 +250,7 @@ class WargameEnv(gym.Env):
             return
         if not callable(getattr(opponent, "act", None)):
             raise TypeError(
-                f"opponent must be an agent kind name or an object with act(state), got {opponent!r}"
+                f"opponent must be an agent spec or an object with act(state), got {opponent!r}"
             )
         player = getattr(opponent, "player", self.opponent_player)
         if player != self.opponent_player:

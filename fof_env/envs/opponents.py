@@ -2,7 +2,7 @@
 ``"random"``, ``"mcts:200"`` ...).
 
 The agents live a floor above the environments, so the environments never import them: the agents
-package offers its ``make_agent(spec, game, player, seed=...)`` as the ``fof_env.agents`` entry point
+package offers its ``build_agent(spec, game, player, seed=...)`` (:mod:`agents.specs`) as the ``fof_env.agents`` entry point
 of this distribution (``pyproject.toml``) and registers it here when imported
 (:func:`register_agent_factory`), the way a plugin registers itself. :func:`make_opponent` finds it
 either way.

@@ -50,6 +50,13 @@ def test_book_path_is_beside_the_model():
     (card([{"x19y11": -1}]), "weight of 'x19y11' must be a finite number over 0"),
     (card([{"x19y11": True}]), "weight of 'x19y11' must be a finite number over 0"),
     (card([{"x19y11": 1}] * 65), "groups must be a list of 1..64"),
+    ({**card([{"x19y11": 1}]), "plans": {}}, "plans must be a list of at most 64"),
+    ({**card([{"x19y11": 1}]), "plans": [{"weight": 1, "points": ["x19y11"]}] * 65}, "plans must be a list"),
+    ({**card([{"x19y11": 1}]), "plans": [{"weight": 0, "points": ["x19y11"]}]}, "plan 0: weight must be"),
+    ({**card([{"x19y11": 1}]), "plans": [{"weight": float("inf"), "points": ["x19y11"]}]}, "plan 0: weight"),
+    ({**card([{"x19y11": 1}]), "plans": [[1]]}, "plan 0: weight must be"),
+    ({**card([{"x19y11": 1}]), "plans": [{"weight": 1, "points": []}]}, "one point for each of the 1"),
+    ({**card([{"x19y11": 1}]), "plans": [{"weight": 1, "points": ["x19y09"]}]}, "'x19y09' is not a point of"),
 ])
 def test_a_malformed_book_is_refused_in_one_line(tmp_path, content, words):
     path = write(tmp_path, content)
@@ -64,9 +71,79 @@ def test_draw_takes_only_listed_legal_points_by_weight(tmp_path):
     assert "x19y11" in legal and "x19y09" in legal and "x13y31" not in legal  # team 1's area, not team 4's
     book = read_book(write(tmp_path, card([{"x13y31": 1}, {"x19y11": 3, "x19y09": 1, "nowhere": 5}])), game, SIDE)
     draws = [0.0, 2.99, 3.0, 3.99]  # a total of 4: [0, 3) is x19y11, [3, 4) is x19y09; "nowhere" is not legal
-    names = [state.action_to_str(book.draw(state, lambda total, x=x: x)) for x in draws]
+    names = [state.action_to_str(book.draw(state, lambda total, x=x: x)[0]) for x in draws]
     assert names == ["x19y11", "x19y11", "x19y09", "x19y09"]
-    assert read_book(write(tmp_path, card([{"x13y31": 1}])), game, SIDE).draw(state, lambda t: 0.0) is None
+    assert read_book(write(tmp_path, card([{"x13y31": 1}])), game, SIDE).draw(state, lambda t: 0.0) == (None, None)
+
+
+def plan_book(tmp_path, game):
+    groups = [{"x19y11": 1, "x19y09": 1}, {"x19y27": 1, "x19y25": 1}, {"x25y23": 1, "x27y23": 1},
+              {"x13y31": 1, "x15y31": 1}]
+    plans = [{"weight": 3, "points": ["x19y11", "x19y27", "x25y23", "x13y31"]},
+             {"weight": 1, "points": ["x19y09", "x19y25", "x27y23", "x15y31"]}]
+    return read_book(write(tmp_path, {**card(groups), "format": BOOK_FORMAT, "plans": plans}), game, SIDE)
+
+
+def taliban_setup(bot, game, seed):
+    """The Taliban's four unseen placements made by ``bot`` in a game of ``seed`` (heuristic USMC)."""
+    state = game.new_initial_state(seed)
+    player = game.player_index(SIDE)
+    other = make_agent("heuristic", game, 1 - player, seed=seed)
+    made = []
+    while state.current_player == player and state.is_unseen_placement() or state.current_player != player:
+        if state.current_player == player:
+            action = bot.act(state)
+            made.append(state.action_to_str(action))
+        else:
+            action = other.act(state)
+        state.apply(action)
+        if len(made) == 4 or state.is_terminal:
+            break
+    return tuple(made)
+
+
+def test_a_book_with_plans_plays_one_whole_plan_drawn_by_weight(tmp_path):
+    game, state = first_placement()
+    book = plan_book(tmp_path, game)
+    first = ("x19y11", "x19y27", "x25y23", "x13y31")
+    assert book.plans == ((3.0, first), (1.0, ("x19y09", "x19y25", "x27y23", "x15y31")))
+    # a total weight of 4: [0, 3) draws the first plan, [3, 4) the second
+    assert [state.action_to_str(book.draw(state, lambda t, x=x: x)[0]) for x in (2.99, 3.0)] == ["x19y11", "x19y09"]
+    action, plan = book.draw(state, lambda t: 0.0)
+    assert plan == first and state.action_to_str(action) == "x19y11"
+    seen = Counter(taliban_setup(BookSetup(book, game, game.player_index(SIDE), seed=s), game, s) for s in range(40))
+    assert set(seen) == {first, ("x19y09", "x19y25", "x27y23", "x15y31")}  # never a mix of the two
+    assert 20 <= seen[first] <= 38  # about 3 in 4
+
+
+class SharedArea:
+    """A stand-in state whose every placement may take any of the same three points."""
+
+    names = ("a", "b", "c")
+
+    def legal_actions(self):
+        return [0, 1, 2]
+
+    def action_to_str(self, action):
+        return self.names[action]
+
+
+def test_where_units_share_an_area_the_placement_count_picks_the_group():
+    from agents.setup_book import SetupBook
+
+    book = SetupBook(({"a": 1.0}, {"b": 1.0}, {"c": 1.0}), "x", {})
+    state = SharedArea()
+    assert [book.draw(state, lambda t: 0.0, made=k)[0] for k in (0, 1, 2)] == [0, 1, 2]
+    assert book.draw(state, lambda t: 0.0)[0] == 0  # no count: the first group with a legal point
+    assert book.draw(state, lambda t: 0.0, made=7)[0] == 0  # past the book: the same
+    planned = SetupBook(({"a": 1.0, "c": 1.0},) * 2, "x", {}, plans=((1.0, ("c", "a")),))
+    assert [planned.draw(state, lambda t: 0.0, plan=("c", "a"), made=k)[0] for k in (0, 1)] == [2, 0]
+
+
+def test_a_book_of_format_1_is_still_read(tmp_path):
+    game, _ = first_placement()
+    book = read_book(write(tmp_path, {**card([{"x19y11": 1}]), "format": "fof-setup-book/1"}), game, SIDE)
+    assert book.groups == ({"x19y11": 1.0},) and book.plans == ()
 
 
 def test_book_setup_falls_back_to_the_heuristic_where_the_book_has_no_legal_point(tmp_path):

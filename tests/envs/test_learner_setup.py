@@ -64,5 +64,28 @@ def test_a_game_without_unseen_placements_plays_as_before():
 
 @pytest.mark.parametrize("bad", ["nobody", 3])
 def test_a_bad_set_up_agent_is_refused_at_construction(bad):
-    with pytest.raises((ValueError, TypeError), match="nobody|learner_setup must be an agent kind name"):
+    with pytest.raises((ValueError, TypeError), match="nobody|learner_setup must be an agent spec"):
         WargameEnv("lost_and_found", side="taliban", learner_setup=bad)
+
+
+def test_a_set_up_agent_named_by_a_spec_with_arguments(tmp_path):
+    """A learned bot's set-up book plays the teams: ``ppo:path=...,setup=book`` with a one-plan book."""
+    import json
+    import shutil
+
+    from agents.ppo import shipped_model_path
+    from agents.setup_book import BOOK_FORMAT, book_path
+
+    model = tmp_path / "m.safetensors"
+    shutil.copy(shipped_model_path("lost_and_found", "taliban"), model)
+    shutil.copy(shipped_model_path("lost_and_found", "taliban").with_suffix(".json"), tmp_path / "m.json")
+    sha = json.loads((tmp_path / "m.json").read_text())["weights"]["sha256"]
+    plan = ["x21y11", "x23y25", "x31y21", "x17y31"]
+    book_path(model).write_text(json.dumps({
+        "format": BOOK_FORMAT, "game": "lost_and_found", "side": "taliban", "model_sha256": sha,
+        "groups": [{p: 1} for p in plan], "plans": [{"weight": 1, "points": plan}]}))
+    env = WargameEnv("lost_and_found", side="taliban", opponent="random",
+                     learner_setup=f"ppo:path={model},setup=book")
+    for seed in (1, 2):
+        env.reset(seed=seed)
+        assert _set_up(env) == dict(zip(TEAMS, plan, strict=True))

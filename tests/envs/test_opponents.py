@@ -34,9 +34,9 @@ def test_without_the_agents_a_named_opponent_is_one_clear_error(monkeypatch):
 
 def test_importing_the_agents_registers_their_factory(monkeypatch):
     import agents
-    from agents.base import make_agent
+    from agents.specs import build_agent
 
     monkeypatch.setattr(opponents, "_factory", None)
     monkeypatch.setattr(opponents, "_entry_points", lambda: [])
     importlib.reload(agents)  # what a first ``import agents`` does
-    assert opponents.agent_factory() is make_agent
+    assert opponents.agent_factory() is build_agent  # reads a whole spec, arguments and all

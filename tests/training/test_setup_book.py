@@ -29,3 +29,29 @@ def test_a_small_run_writes_a_book_ppo_can_read(tmp_path, capsys):
 def test_an_unknown_side_is_one_line(capsys):
     assert setup_book.main(["--game", "lost_and_found", "--side", "nobody", "--games", "1"]) == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_plans_from_a_measured_book_play_no_games_and_rank_each_placement(tmp_path, capsys):
+    shipped = shipped_model_path("lost_and_found", "taliban")
+    source = json.loads(shipped.with_name(shipped.stem + ".setups.json").read_text())
+    out = tmp_path / "plans.setups.json"
+    assert setup_book.main(["--game", "lost_and_found", "--side", "taliban", "--plans", "2",
+                            "--from", str(shipped.with_name(shipped.stem + ".setups.json")),
+                            "--out", str(out)]) == 0
+    card = json.loads(out.read_text())
+    assert card["measured_by"] == {"command": source["command"], "games": source["games"]}
+    assert card["measured"] == source["measured"]
+    best = [max(m, key=lambda name: m[name]["wins"] / m[name]["games"]) for m in source["measured"]]
+    assert card["plans"][0] == {"weight": 1.0, "points": best}  # plan 1: every placement's best point
+    assert len(card["plans"]) == 2 and card["plans"][1]["points"] != best
+    book = read_book(out, make_game("lost_and_found"), "taliban")
+    assert len(book.plans) == 2
+    assert "plan 2:" in capsys.readouterr().out
+
+
+def test_more_plans_than_points_is_refused(capsys):
+    import pytest
+
+    with pytest.raises(SystemExit):
+        setup_book.main(["--game", "lost_and_found", "--side", "taliban", "--plans", "5", "--points", "4"])
+    assert "--plans must be between 0 and --points (4)" in capsys.readouterr().err
