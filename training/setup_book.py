@@ -152,7 +152,8 @@ def book_card(game, side: str, sha256: str, tallies, points: int, games: int,
 
 
 def tallies_from(path: str, game, side: str) -> tuple[list[dict[str, list[int]]], dict]:
-    """The rates measured in the book at ``path`` (:func:`measure`'s form) and its provenance."""
+    """The rates measured in the book at ``path`` (:func:`measure`'s form) and the command and games
+    that measured them (its ``measured_by`` where it was itself made ``--from`` another book)."""
     card = read_book(path, game, side).card
     try:
         tallies = [{str(name): [int(m["wins"]), int(m["games"])] for name, m in group.items()}
@@ -161,7 +162,7 @@ def tallies_from(path: str, game, side: str) -> tuple[list[dict[str, list[int]]]
         raise ValueError(f"cannot use set-up book {path}: its measured rates are missing or malformed") from None
     if not tallies or not all(tallies):
         raise ValueError(f"cannot use set-up book {path}: it measured no placement")
-    return tallies, {"command": card.get("command"), "games": card.get("games")}
+    return tallies, card.get("measured_by") or {"command": card.get("command"), "games": card.get("games")}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -47,6 +47,10 @@ def test_plans_from_a_measured_book_play_no_games_and_rank_each_placement(tmp_pa
     book = read_book(out, make_game("lost_and_found"), "taliban")
     assert len(book.plans) == 2
     assert "plan 2:" in capsys.readouterr().out
+    again = tmp_path / "again.setups.json"
+    assert setup_book.main(["--game", "lost_and_found", "--side", "taliban", "--plans", "4",
+                            "--from", str(out), "--out", str(again)]) == 0
+    assert json.loads(again.read_text())["measured_by"] == card["measured_by"]  # the games that measured them
 
 
 def test_more_plans_than_points_is_refused(capsys):
