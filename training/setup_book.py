@@ -133,22 +133,43 @@ def measure(game_name: str, side: str, model: str, opponent: str, games: int, se
 def book_card(game, side: str, sha256: str, tallies, points: int, games: int,
               command: str, plans: int = 0) -> dict:
     """The book: per placement the ``points`` points with the best measured rates (ties to the name),
-    equal weights; with ``plans``, plan k the k-th best point of every placement, equal weights."""
+    equal weights; with ``plans``, :func:`plan_points`' plans, equal weights, each plan's points
+    added to their placements' groups."""
     def rate(item):
         wins, n = item[1]
         return wins / n if n else 0.0
 
-    groups, measured = [], []
-    for tally in tallies:
-        ranked = sorted(tally.items(), key=lambda item: (-rate(item), item[0]))
-        groups.append({name: 1.0 for name, _ in ranked[:points]})
-        measured.append({name: {"wins": w, "games": n} for name, (w, n) in ranked})
+    ranked = [[name for name, _ in sorted(tally.items(), key=lambda item: (-rate(item), item[0]))]
+              for tally in tallies]
+    groups = [dict.fromkeys(names[:points], 1.0) for names in ranked]
+    measured = [{name: {"wins": tally[name][0], "games": tally[name][1]} for name in names}
+                for names, tally in zip(ranked, tallies, strict=True)]
     card = {"format": BOOK_FORMAT, "game": game.name, "side": side, "model_sha256": sha256,
             "command": command, "games": games, "groups": groups, "measured": measured}
     if plans:
-        card["plans"] = [{"weight": 1.0, "points": [list(group)[min(k, len(group) - 1)] for group in groups]}
-                         for k in range(plans)]
+        chosen = plan_points(ranked, plans)
+        for plan in chosen:
+            for group, name in zip(groups, plan, strict=True):
+                group.setdefault(name, 1.0)
+        card["plans"] = [{"weight": 1.0, "points": plan} for plan in chosen]
     return card
+
+
+def plan_points(ranked: list[list[str]], plans: int) -> list[list[str]]:
+    """``plans`` whole set-ups from each placement's points ranked best first: plan k gives each
+    placement its best point that no earlier plan gave it and no earlier placement of plan k took
+    (so where placements share an area, two units are not planned onto one point and each
+    placement's points differ from plan to plan while it has enough); where none is left, its best
+    point no earlier plan gave it, else its best."""
+    chosen: list[list[str]] = []
+    for _ in range(plans):
+        plan: list[str] = []
+        for k, names in enumerate(ranked):
+            given = {earlier[k] for earlier in chosen}
+            fresh = [n for n in names if n not in given]
+            plan.append(next((n for n in fresh if n not in plan), fresh[0] if fresh else names[0]))
+        chosen.append(plan)
+    return chosen
 
 
 def tallies_from(path: str, game, side: str) -> tuple[list[dict[str, list[int]]], dict]:

@@ -59,3 +59,9 @@ def test_more_plans_than_points_is_refused(capsys):
     with pytest.raises(SystemExit):
         setup_book.main(["--game", "lost_and_found", "--side", "taliban", "--plans", "5", "--points", "4"])
     assert "--plans must be between 0 and --points (4)" in capsys.readouterr().err
+
+
+def test_plans_where_placements_share_an_area_put_no_two_units_on_one_point():
+    ranked = [["a", "b", "c"], ["a", "b", "c"], ["z"]]  # two units ranking the same points; one with one point
+    assert setup_book.plan_points(ranked, 3) == [["a", "b", "z"], ["b", "a", "z"], ["c", "c", "z"]]
+    # plan 3: the second unit's only point no plan gave it is "c", taken by the first: shared, not repeated
