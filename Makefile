@@ -134,6 +134,15 @@ train-shipped: $(STAMP)
 	$(call copy_model,runs/laf-taliban-random,lost_and_found-taliban)
 	@# Its set-up book: the hiding points measured to suit it (agents/setup_book.py), written beside it
 	$(PY) -m training.setup_book --game lost_and_found --side taliban --games 4000 --workers 2
+	@# Its four best whole set-ups by those rates (plans), and the model fine-tuned on them (docs/fair_play.md)
+	mkdir -p runs/plans-seed
+	cp agents/models/lost_and_found-taliban.safetensors runs/plans-seed/model.safetensors
+	cp agents/models/lost_and_found-taliban.json runs/plans-seed/model.json
+	$(PY) -m training.setup_book --game lost_and_found --side taliban --model runs/plans-seed/model.safetensors --plans 4 --from agents/models/lost_and_found-taliban.setups.json
+	$(VENV)/bin/fof train --game lost_and_found --side taliban --steps 300000 --envs 1 --opponent heuristic random --opponent-weights 0.7 0.3 --eval-opponent heuristic random --net-arch 256 256 --learning-rate 1e-4 --ent-coef 0.005 --n-steps 2048 --batch-size 512 --n-epochs 10 --eval-every 50000 --checkpoint-every 50000 --eval-games 100 --final-eval-games 400 --learner-setup ppo:path=runs/plans-seed/model.safetensors,setup=book --no-progress --init ppo --out runs/laf-taliban-plans
+	$(VENV)/bin/fof train --game lost_and_found --side taliban --envs 1 --opponent heuristic random --opponent-weights 0.7 0.3 --eval-opponent heuristic random --net-arch 256 256 --n-steps 2048 --batch-size 512 --n-epochs 10 --eval-every 200000 --checkpoint-every 200000 --eval-games 200 --final-eval-games 400 --learner-setup ppo:path=runs/plans-seed/model.safetensors,setup=book --no-progress --init runs/laf-taliban-plans/model.safetensors --steps 1200000 --learning-rate 1e-4 --ent-coef 0.005 --out runs/laf-taliban-plans2
+	$(call copy_model,runs/laf-taliban-plans2,lost_and_found-taliban)
+	$(PY) -m training.setup_book --game lost_and_found --side taliban --plans 4 --from runs/plans-seed/model.setups.json
 	$(VENV)/bin/fof train --game strike_force_one --side soviet --steps 600000 --envs 1 --opponent heuristic random --opponent-weights 0.7 0.3 --imitate heuristic --imitation-games 2000 --imitation-epochs 15 --net-arch 256 256 --learning-rate 3e-4 --ent-coef 0.01 --n-steps 2048 --batch-size 256 --n-epochs 4 --eval-every 50000 --checkpoint-every 50000 --out runs/shipped-strike_force_one-soviet
 	$(call finish_shipped,strike_force_one-soviet)
 	@# Fine-tuned from the model just copied, against random as often as the heuristic

@@ -1,7 +1,7 @@
 """Measure a learned bot's set-up book: ``python -m training.setup_book``.
 
 ``python -m training.setup_book --game GAME --side SIDE [--model PATH] [--opponent heuristic]
-[--games 3000] [--points 4] [--plans 0] [--from BOOK] [--seed 0] [--workers 1] [--out PATH]`` finds the model's unseen
+[--games 3000] [--points 4] [--plans 0] [--plan-weights W ...] [--from BOOK] [--seed 0] [--workers 1] [--out PATH]`` finds the model's unseen
 placements (the k-th one the side makes in a game) and their candidate points: every point the
 game's heuristic draws there in 50 probe games, and the two the policy itself likes best. It then
 plays ``--games`` games of the model against ``--opponent``, each from a set-up drawn uniformly
@@ -18,7 +18,8 @@ rate, which ``ppo`` then reads by default (:mod:`agents.setup_book`).
 k-th best point of every placement, so that the bot plays one of K set-ups through instead of
 mixing placements independently: a model trained on those K set-ups (``fof train --learner-setup
 ppo:path=...,setup=book``) plays each of them well, and each point is still drawn in 1/K of
-games. ``--from BOOK`` plays no games: it takes the candidates and rates measured in ``BOOK`` (for
+games (``--plan-weights`` weights them otherwise: a book to train with that draws a weak plan more
+often). ``--from BOOK`` plays no games: it takes the candidates and rates measured in ``BOOK`` (for
 any weights) and binds the new book to ``--model``'s; the new card keeps the old command and games
 under ``measured_by``.
 """
@@ -26,6 +27,7 @@ under ``measured_by``.
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import shlex
 import sys
@@ -196,6 +198,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--points", type=int, default=4, help="points per placement in the book (default 4)")
     parser.add_argument("--plans", type=int, default=0,
                         help="whole set-ups in the book, plan k the k-th best point of each placement (default 0)")
+    parser.add_argument("--plan-weights", type=float, nargs="+", metavar="W",
+                        help="the plans' weights, one per plan (default: equal); e.g. to train more on a weak plan")
     parser.add_argument("--from", dest="source", metavar="BOOK",
                         help="take the measured rates from this book instead of playing games")
     parser.add_argument("--seed", type=int, default=0)
@@ -206,6 +210,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--games, --workers and --points must be at least 1")
     if not 0 <= args.plans <= args.points:
         parser.error(f"--plans must be between 0 and --points ({args.points})")
+    if args.plan_weights is not None and (len(args.plan_weights) != args.plans
+                                          or not all(math.isfinite(w) and w > 0 for w in args.plan_weights)):
+        parser.error(f"--plan-weights must give {args.plans} finite weights over 0, one per plan")
     from agents.policy_io import read_model_card
     from agents.ppo import shipped_model_path
 
@@ -228,6 +235,8 @@ def main(argv: list[str] | None = None) -> int:
         tallies, provenance = source
         card = book_card(game, args.side, sha256, tallies, args.points, provenance["games"], command, args.plans)
         card["measured_by"] = provenance
+    for plan, weight in zip(card.get("plans", []), args.plan_weights or [], strict=False):
+        plan["weight"] = weight
     out = args.out or book_path(model)
     write_book(out, card)
     for k, measured in enumerate(card["measured"]):

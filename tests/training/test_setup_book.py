@@ -39,7 +39,8 @@ def test_plans_from_a_measured_book_play_no_games_and_rank_each_placement(tmp_pa
                             "--from", str(shipped.with_name(shipped.stem + ".setups.json")),
                             "--out", str(out)]) == 0
     card = json.loads(out.read_text())
-    assert card["measured_by"] == {"command": source["command"], "games": source["games"]}
+    assert card["measured_by"] == source.get("measured_by", {"command": source["command"], "games": source["games"]})
+    assert card["measured_by"]["command"].endswith("--games 4000 --workers 2")  # the games, not a --from
     assert card["measured"] == source["measured"]
     best = [max(m, key=lambda name: m[name]["wins"] / m[name]["games"]) for m in source["measured"]]
     assert card["plans"][0] == {"weight": 1.0, "points": best}  # plan 1: every placement's best point
@@ -65,3 +66,19 @@ def test_plans_where_placements_share_an_area_put_no_two_units_on_one_point():
     ranked = [["a", "b", "c"], ["a", "b", "c"], ["z"]]  # two units ranking the same points; one with one point
     assert setup_book.plan_points(ranked, 3) == [["a", "b", "z"], ["b", "a", "z"], ["c", "c", "z"]]
     # plan 3: the second unit's only point no plan gave it is "c", taken by the first: shared, not repeated
+
+
+def test_plan_weights_weight_the_plans_and_must_match_them(tmp_path, capsys):
+    import pytest
+
+    shipped = shipped_model_path("lost_and_found", "taliban")
+    source = str(shipped.with_name(shipped.stem + ".setups.json"))
+    out = tmp_path / "w.setups.json"
+    assert setup_book.main(["--game", "lost_and_found", "--side", "taliban", "--plans", "2",
+                            "--plan-weights", "1", "3", "--from", source, "--out", str(out)]) == 0
+    assert [p["weight"] for p in json.loads(out.read_text())["plans"]] == [1.0, 3.0]
+    for bad in (["1"], ["1", "0"], ["1", "nan"]):
+        with pytest.raises(SystemExit):
+            setup_book.main(["--game", "lost_and_found", "--side", "taliban", "--plans", "2",
+                             "--plan-weights", *bad, "--from", source])
+        assert "--plan-weights must give 2 finite weights over 0" in capsys.readouterr().err
