@@ -126,6 +126,15 @@ define finish_shipped
 $(VENV)/bin/fof train --resume runs/shipped-$(1) --best
 $(call copy_shipped,$(1))
 endef
+# $(call plan_seed,GAME,SIDE,MODEL,RUN): measure MODEL's set-up book into runs/RUN-book and write its four
+# plans beside a copy of it in runs/RUN-plans-seed, the learner set-up to train on (docs/fair_play.md)
+define plan_seed
+$(PY) -m training.setup_book --game $(1) --side $(2) --games 3000 --workers 1 --out runs/$(4)-book/book.setups.json
+mkdir -p runs/$(4)-plans-seed
+cp agents/models/$(3).safetensors runs/$(4)-plans-seed/model.safetensors
+cp agents/models/$(3).json runs/$(4)-plans-seed/model.json
+$(PY) -m training.setup_book --game $(1) --side $(2) --model runs/$(4)-plans-seed/model.safetensors --plans 4 --from runs/$(4)-book/book.setups.json
+endef
 train-shipped: $(STAMP)
 	$(VENV)/bin/fof train --game lost_and_found --side taliban --steps 200000 --envs 1 --opponent heuristic --imitate heuristic --imitation-games 1500 --imitation-epochs 15 --net-arch 256 256 --learning-rate 2.5e-4 --ent-coef 0.005 --n-steps 2048 --batch-size 512 --n-epochs 10 --eval-every 50000 --checkpoint-every 50000 --learner-setup heuristic --out runs/shipped-lost_and_found-taliban
 	$(call finish_shipped,lost_and_found-taliban)
@@ -153,11 +162,7 @@ train-shipped: $(STAMP)
 	$(VENV)/bin/fof train --game fubar_lost_and_found --side taliban --imitate heuristic --imitation-games 800 --opponent heuristic random --opponent-weights 0.6 0.4 --eval-opponent heuristic random --seed 1 --steps 200000 --eval-every 100000 --eval-games 100 --final-eval-games 400 --learner-setup heuristic --out runs/shipped-fubar_lost_and_found-taliban
 	$(call finish_shipped,fubar_lost_and_found-taliban)
 	@# Its set-up book and four plans, and the model fine-tuned on them (docs/fair_play.md)
-	$(PY) -m training.setup_book --game fubar_lost_and_found --side taliban --games 3000 --workers 1 --out runs/fubar-book/book.setups.json
-	mkdir -p runs/fubar-plans-seed
-	cp agents/models/fubar_lost_and_found-taliban.safetensors runs/fubar-plans-seed/model.safetensors
-	cp agents/models/fubar_lost_and_found-taliban.json runs/fubar-plans-seed/model.json
-	$(PY) -m training.setup_book --game fubar_lost_and_found --side taliban --model runs/fubar-plans-seed/model.safetensors --plans 4 --from runs/fubar-book/book.setups.json
+	$(call plan_seed,fubar_lost_and_found,taliban,fubar_lost_and_found-taliban,fubar)
 	$(VENV)/bin/fof train --game fubar_lost_and_found --side taliban --init ppo --steps 600000 --envs 1 --opponent heuristic random --opponent-weights 0.6 0.4 --eval-opponent heuristic random --net-arch 128 128 --learning-rate 1e-4 --ent-coef 0.005 --n-steps 2048 --batch-size 512 --n-epochs 10 --eval-every 200000 --checkpoint-every 200000 --eval-games 200 --final-eval-games 400 --learner-setup ppo:path=runs/fubar-plans-seed/model.safetensors,setup=book --no-progress --out runs/fubar-taliban-plans
 	$(VENV)/bin/fof train --game fubar_lost_and_found --side taliban --init runs/fubar-taliban-plans/model.safetensors --steps 600000 --envs 1 --opponent heuristic random --opponent-weights 0.6 0.4 --eval-opponent heuristic random --net-arch 128 128 --learning-rate 5e-5 --ent-coef 0.005 --n-steps 2048 --batch-size 512 --n-epochs 10 --eval-every 200000 --checkpoint-every 200000 --eval-games 200 --final-eval-games 400 --learner-setup ppo:path=runs/fubar-plans-seed/model.safetensors,setup=book --no-progress --out runs/fubar-taliban-plans2
 	$(call copy_model,runs/fubar-taliban-plans2,fubar_lost_and_found-taliban)
@@ -189,11 +194,7 @@ train-shipped: $(STAMP)
 	$(VENV)/bin/fof train --game wwii_hedgerow_hamlet --side ger --init ppo --learner-setup heuristic --opponent heuristic random --opponent-weights 0.8 0.2 --eval-opponent heuristic random --learning-rate 5e-5 --ent-coef 0 --steps 150000 --eval-every 50000 --checkpoint-every 50000 --eval-games 100 --final-eval-games 400 --no-progress --out runs/hh-ger-mixed
 	$(call copy_model,runs/hh-ger-mixed,wwii_hedgerow_hamlet-ger)
 	@# Its set-up book and four plans, and the model fine-tuned on them (docs/fair_play.md)
-	$(PY) -m training.setup_book --game wwii_hedgerow_hamlet --side ger --games 3000 --workers 1 --out runs/hh-book/book.setups.json
-	mkdir -p runs/hh-plans-seed
-	cp agents/models/wwii_hedgerow_hamlet-ger.safetensors runs/hh-plans-seed/model.safetensors
-	cp agents/models/wwii_hedgerow_hamlet-ger.json runs/hh-plans-seed/model.json
-	$(PY) -m training.setup_book --game wwii_hedgerow_hamlet --side ger --model runs/hh-plans-seed/model.safetensors --plans 4 --from runs/hh-book/book.setups.json
+	$(call plan_seed,wwii_hedgerow_hamlet,ger,wwii_hedgerow_hamlet-ger,hh)
 	$(VENV)/bin/fof train --game wwii_hedgerow_hamlet --side ger --init ppo --steps 600000 --envs 1 --opponent heuristic random --opponent-weights 0.8 0.2 --eval-opponent heuristic random --net-arch 128 128 --learning-rate 1e-4 --ent-coef 0.005 --n-steps 2048 --batch-size 512 --n-epochs 10 --eval-every 200000 --checkpoint-every 200000 --eval-games 200 --final-eval-games 400 --learner-setup ppo:path=runs/hh-plans-seed/model.safetensors,setup=book --no-progress --out runs/hh-ger-plans
 	$(call copy_model,runs/hh-ger-plans,wwii_hedgerow_hamlet-ger)
 	$(PY) -m training.setup_book --game wwii_hedgerow_hamlet --side ger --plans 4 --from runs/hh-plans-seed/model.setups.json
