@@ -212,7 +212,7 @@ train-values: $(STAMP)
 	$(PY) -m training.value_net --game lost_and_found --side usmc --games 3000 --seed 0 --out agents/models/values/lost_and_found-usmc.safetensors
 	$(PY) -m training.value_net --game fubar_village_patrol --side patrol --games 2000 --seed 0 --out agents/models/values/fubar_village_patrol-patrol.safetensors
 	$(PY) -m training.value_net --game fubar_village_patrol --side insurgents --games 1000 --seed 0 --out agents/models/values/fubar_village_patrol-insurgents.safetensors
-	$(PY) -m training.value_net --game fubar_lost_and_found --side taliban --games 1000 --seed 0 --out agents/models/values/fubar_lost_and_found-taliban.safetensors
+	$(PY) -m training.value_net --game fubar_lost_and_found --side taliban --games 2000 --seed 0 --out agents/models/values/fubar_lost_and_found-taliban.safetensors
 	$(PY) -m training.value_net --game fubar_lost_and_found --side usmc --games 1000 --seed 0 --out agents/models/values/fubar_lost_and_found-usmc.safetensors
 	$(PY) -m training.value_net --game wwii_hedgerow_hamlet --side ger --games 800 --seed 0 --out agents/models/values/wwii_hedgerow_hamlet-ger.safetensors
 	$(PY) -m training.value_net --game wwii_hedgerow_hamlet --side us --games 800 --seed 0 --out agents/models/values/wwii_hedgerow_hamlet-us.safetensors
