@@ -31,6 +31,7 @@ torch and sb3-contrib are imported when a model is loaded, not before.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from pathlib import Path
@@ -210,7 +211,7 @@ class PolicyAgent:
         return self.name
 
 
-SETUPS = ("book", "heuristic", "policy")
+SETUPS = ("book", "points", "heuristic", "policy")
 
 
 def _setup_bot(game, player: int, seed: int | None):
@@ -245,7 +246,10 @@ class PPOAgent(PolicyAgent):
     """A MaskablePPO model: ``path`` (weights with their card) or, if None, the one shipped
     for this game and side. ``setup``: who chooses its unseen placements (``agents.mixed_setup``):
     ``"book"``, the model's set-up book (``<model>.setups.json``, :mod:`agents.setup_book`: the points
-    measured to suit this model, drawn by weight; it must be there and match the weights); ``"heuristic"``,
+    measured to suit this model, drawn by weight, one of its plans played through where it lists plans;
+    it must be there and match the weights); ``"points"``, the same book drawn placement by placement,
+    its plans ignored (a revealed unit then tells nothing of where the others are, at some cost in
+    strength: docs/fair_play.md); ``"heuristic"``,
     the game's heuristic with its mixed strategy, seeded like the agent; None (default), the book when
     one matching the weights is there, else the heuristic;
     ``"policy"``, a sample of the policy's own distribution. A policy trained with PPO sharpens its
@@ -287,22 +291,23 @@ class PPOAgent(PolicyAgent):
             self.setup_bot = self._setup_factory(game, player, seed)
 
     def _read_book(self, game, side: str, setup: str | None):
-        """The set-up book beside the model when ``setup`` asks for one (``"book"``: it must exist and
-        match the weights) or leaves it open (None: used when present and matching), else None."""
-        if setup not in (None, "book"):
+        """The set-up book beside the model when ``setup`` asks for one (``"book"`` or ``"points"``, the
+        latter without its plans: it must exist and match the weights) or leaves it open (None: used
+        when present and matching), else None."""
+        if setup not in (None, "book", "points"):
             return None
         from agents.setup_book import book_path, read_book
 
         where = book_path(self.path)
         if not where.exists():
-            if setup == "book":
-                raise ModelFileError(f"ppo: setup=book, but model {self.path} has no set-up book {where.name} "
+            if setup in ("book", "points"):
+                raise ModelFileError(f"ppo: setup={setup}, but model {self.path} has no set-up book {where.name} "
                                      f"(make one with `python -m training.setup_book`)")
             return None
         book = read_book(where, game, side)
         if book.model_sha256 != self.card.get("weights", {}).get("sha256"):
-            if setup == "book":
+            if setup in ("book", "points"):
                 raise ModelFileError(f"cannot use set-up book {where}: it was measured for other weights "
                                      f"than {self.path.name}'s")
             return None
-        return book
+        return dataclasses.replace(book, plans=()) if setup == "points" else book

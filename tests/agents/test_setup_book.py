@@ -176,6 +176,20 @@ def test_ppo_draws_its_set_up_from_a_matching_book(model_copy):
     assert isinstance(make_agent("ppo", game, player, seed=0, path=str(path)).setup_bot, BookSetup)
 
 
+def test_ppo_setup_points_draws_a_plan_book_placement_by_placement(model_copy, tmp_path):
+    path, sha = model_copy
+    game, _ = first_placement()
+    plans = plan_book(tmp_path, game).card["plans"]
+    write_book(book_path(path), {**plan_book(tmp_path, game).card, "model_sha256": sha})
+    whole = {tuple(p["points"]) for p in plans}
+    by_plan = {taliban_setup(make_agent("ppo", game, SIDE, seed=s, path=str(path)), game, s) for s in range(12)}
+    mixed = {taliban_setup(make_agent("ppo", game, SIDE, seed=s, path=str(path), setup="points"), game, s)
+             for s in range(12)}
+    assert by_plan <= whole  # the default plays whole plans
+    assert mixed - whole  # setup=points mixes them: some set-up that is no plan
+    assert all(point in {p["points"][k] for p in plans} for setup in mixed for k, point in enumerate(setup))
+
+
 def test_ppo_ignores_a_book_for_other_weights_unless_told_to_use_it(model_copy):
     path, _ = model_copy
     write_book(book_path(path), card([{"x21y11": 1}], sha="0" * 64))
@@ -186,6 +200,8 @@ def test_ppo_ignores_a_book_for_other_weights_unless_told_to_use_it(model_copy):
     book_path(path).unlink()
     with pytest.raises(ValueError, match="has no set-up book model.setups.json"):
         make_agent("ppo", game, SIDE, seed=0, path=str(path), setup="book")
+    with pytest.raises(ValueError, match="setup=points, but model .* has no set-up book"):
+        make_agent("ppo", game, SIDE, seed=0, path=str(path), setup="points")
 
 
 def test_write_book_leaves_no_temporary_file(tmp_path):
