@@ -101,7 +101,7 @@ def test_a_learned_bot_plays_its_own_set_up_on_request():
 
 
 def test_a_learned_bot_refuses_an_unknown_set_up():
-    with pytest.raises(OptionError, match=r"^ppo: setup must be one of book, heuristic, policy, got 'mine'$"):
+    with pytest.raises(OptionError, match=r"^ppo: setup must be one of book, points, heuristic, policy, got 'mine'$"):
         make_agent("ppo", make_game("lost_and_found"), "taliban", setup="mine")
 
 
