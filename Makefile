@@ -151,7 +151,7 @@ train-shipped: $(STAMP)
 	$(VENV)/bin/fof train --game lost_and_found --side taliban --steps 300000 --envs 1 --opponent heuristic random --opponent-weights 0.7 0.3 --eval-opponent heuristic random --net-arch 256 256 --learning-rate 1e-4 --ent-coef 0.005 --n-steps 2048 --batch-size 512 --n-epochs 10 --eval-every 50000 --checkpoint-every 50000 --eval-games 100 --final-eval-games 400 --learner-setup ppo:path=runs/plans-seed/model.safetensors,setup=book --no-progress --init ppo --out runs/laf-taliban-plans
 	$(VENV)/bin/fof train --game lost_and_found --side taliban --envs 1 --opponent heuristic random --opponent-weights 0.7 0.3 --eval-opponent heuristic random --net-arch 256 256 --n-steps 2048 --batch-size 512 --n-epochs 10 --eval-every 200000 --checkpoint-every 200000 --eval-games 200 --final-eval-games 400 --learner-setup ppo:path=runs/plans-seed/model.safetensors,setup=book --no-progress --init runs/laf-taliban-plans/model.safetensors --steps 1200000 --learning-rate 1e-4 --ent-coef 0.005 --out runs/laf-taliban-plans2
 	$(call copy_model,runs/laf-taliban-plans2,lost_and_found-taliban)
-	$(PY) -m training.setup_book --game lost_and_found --side taliban --plans 4 --from runs/plans-seed/model.setups.json
+	$(PY) -m training.setup_book --game lost_and_found --side taliban --from runs/plans-seed/model.setups.json
 	$(VENV)/bin/fof train --game strike_force_one --side soviet --steps 600000 --envs 1 --opponent heuristic random --opponent-weights 0.7 0.3 --imitate heuristic --imitation-games 2000 --imitation-epochs 15 --net-arch 256 256 --learning-rate 3e-4 --ent-coef 0.01 --n-steps 2048 --batch-size 256 --n-epochs 4 --eval-every 50000 --checkpoint-every 50000 --out runs/shipped-strike_force_one-soviet
 	$(call finish_shipped,strike_force_one-soviet)
 	@# Fine-tuned from the model just copied, against random as often as the heuristic
@@ -166,7 +166,7 @@ train-shipped: $(STAMP)
 	$(VENV)/bin/fof train --game fubar_lost_and_found --side taliban --init ppo --steps 600000 --envs 1 --opponent heuristic random --opponent-weights 0.6 0.4 --eval-opponent heuristic random --net-arch 128 128 --learning-rate 1e-4 --ent-coef 0.005 --n-steps 2048 --batch-size 512 --n-epochs 10 --eval-every 200000 --checkpoint-every 200000 --eval-games 200 --final-eval-games 400 --learner-setup ppo:path=runs/fubar-plans-seed/model.safetensors,setup=book --no-progress --out runs/fubar-taliban-plans
 	$(VENV)/bin/fof train --game fubar_lost_and_found --side taliban --init runs/fubar-taliban-plans/model.safetensors --steps 600000 --envs 1 --opponent heuristic random --opponent-weights 0.6 0.4 --eval-opponent heuristic random --net-arch 128 128 --learning-rate 5e-5 --ent-coef 0.005 --n-steps 2048 --batch-size 512 --n-epochs 10 --eval-every 200000 --checkpoint-every 200000 --eval-games 200 --final-eval-games 400 --learner-setup ppo:path=runs/fubar-plans-seed/model.safetensors,setup=book --no-progress --out runs/fubar-taliban-plans2
 	$(call copy_model,runs/fubar-taliban-plans2,fubar_lost_and_found-taliban)
-	$(PY) -m training.setup_book --game fubar_lost_and_found --side taliban --plans 4 --from runs/fubar-plans-seed/model.setups.json
+	$(PY) -m training.setup_book --game fubar_lost_and_found --side taliban --from runs/fubar-plans-seed/model.setups.json
 	@# The shipped run (sfo-us-f) was cut by a 30-minute timeout at 1.83M steps; --stop-at pauses this one
 	@# at its best evaluated point, 1.4M, however fast the machine, and --best finishes from there
 	$(VENV)/bin/fof train --game strike_force_one --side us --reward shaped --imitate heuristic --imitation-games 2000 --imitation-epochs 15 --opponent heuristic random --opponent-weights 0.7 0.3 --eval-opponent heuristic random --net-arch 256 256 --learning-rate 3e-4 --ent-coef 0.01 --steps 3000000 --stop-at 1400000 --eval-every 100000 --eval-games 100 --final-eval-games 400 --out runs/shipped-strike_force_one-us
@@ -197,7 +197,7 @@ train-shipped: $(STAMP)
 	$(call plan_seed,wwii_hedgerow_hamlet,ger,wwii_hedgerow_hamlet-ger,hh)
 	$(VENV)/bin/fof train --game wwii_hedgerow_hamlet --side ger --init ppo --steps 600000 --envs 1 --opponent heuristic random --opponent-weights 0.8 0.2 --eval-opponent heuristic random --net-arch 128 128 --learning-rate 1e-4 --ent-coef 0.005 --n-steps 2048 --batch-size 512 --n-epochs 10 --eval-every 200000 --checkpoint-every 200000 --eval-games 200 --final-eval-games 400 --learner-setup ppo:path=runs/hh-plans-seed/model.safetensors,setup=book --no-progress --out runs/hh-ger-plans
 	$(call copy_model,runs/hh-ger-plans,wwii_hedgerow_hamlet-ger)
-	$(PY) -m training.setup_book --game wwii_hedgerow_hamlet --side ger --plans 4 --from runs/hh-plans-seed/model.setups.json
+	$(PY) -m training.setup_book --game wwii_hedgerow_hamlet --side ger --from runs/hh-plans-seed/model.setups.json
 	@# Imitation and three DAgger rounds, no PPO step (--steps 0): the model is the warm start
 	$(VENV)/bin/fof train --game wwii_hedgerow_hamlet --side us --imitate heuristic --imitation-games 600 --imitation-epochs 10 --dagger-rounds 3 --net-arch 256 256 --opponent heuristic random --eval-opponent heuristic random --steps 0 --eval-games 50 --final-eval-games 400 --workers 2 --out runs/shipped-wwii_hedgerow_hamlet-us
 	$(call copy_shipped,wwii_hedgerow_hamlet-us)
