@@ -212,6 +212,7 @@ class PolicyAgent:
 
 
 SETUPS = ("book", "points", "heuristic", "policy")
+BOOK_SETUPS = ("book", "points")  # the set-ups that need the model's set-up book
 
 
 def _setup_bot(game, player: int, seed: int | None):
@@ -248,8 +249,8 @@ class PPOAgent(PolicyAgent):
     ``"book"``, the model's set-up book (``<model>.setups.json``, :mod:`agents.setup_book`: the points
     measured to suit this model, drawn by weight, one of its plans played through where it lists plans;
     it must be there and match the weights); ``"points"``, the same book drawn placement by placement,
-    its plans ignored (a revealed unit then tells nothing of where the others are, at some cost in
-    strength: docs/fair_play.md); ``"heuristic"``,
+    its plans ignored (a revealed unit then tells nothing of where the others are; the shipped books
+    list no plans: docs/fair_play.md); ``"heuristic"``,
     the game's heuristic with its mixed strategy, seeded like the agent; None (default), the book when
     one matching the weights is there, else the heuristic;
     ``"policy"``, a sample of the policy's own distribution. A policy trained with PPO sharpens its
@@ -294,19 +295,19 @@ class PPOAgent(PolicyAgent):
         """The set-up book beside the model when ``setup`` asks for one (``"book"`` or ``"points"``, the
         latter without its plans: it must exist and match the weights) or leaves it open (None: used
         when present and matching), else None."""
-        if setup not in (None, "book", "points"):
+        if setup is not None and setup not in BOOK_SETUPS:
             return None
         from agents.setup_book import book_path, read_book
 
         where = book_path(self.path)
         if not where.exists():
-            if setup in ("book", "points"):
+            if setup in BOOK_SETUPS:
                 raise ModelFileError(f"ppo: setup={setup}, but model {self.path} has no set-up book {where.name} "
                                      f"(make one with `python -m training.setup_book`)")
             return None
         book = read_book(where, game, side)
         if book.model_sha256 != self.card.get("weights", {}).get("sha256"):
-            if setup in ("book", "points"):
+            if setup in BOOK_SETUPS:
                 raise ModelFileError(f"cannot use set-up book {where}: it was measured for other weights "
                                      f"than {self.path.name}'s")
             return None

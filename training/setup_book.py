@@ -14,10 +14,11 @@ thousand; with 3, about once in sixteen); it is written whole to ``--out`` (defa
 :func:`agents.setup_book.book_path`) with the command, the weights' sha256 and every candidate's
 rate, which ``ppo`` then reads by default (:mod:`agents.setup_book`).
 
-``--plans K`` (at most ``--points``) also lists K whole set-ups with equal weights, plan k being the
-k-th best point of every placement, so that the bot plays one of K set-ups through instead of
-mixing placements independently: a model trained on those K set-ups (``fof train --learner-setup
-ppo:path=...,setup=book``) plays each of them well, and each point is still drawn in 1/K of
+``--plans K`` (at most ``--points``) also lists K whole set-ups with equal weights, plan k giving
+each placement its k-th best point (:func:`plan_points`, where placements share an area), so that
+the bot plays one of K set-ups through instead of mixing placements independently: a model
+trained on those K set-ups (``fof train --learner-setup ppo:path=...,setup=book``) plays each of
+them well, and each point is still drawn in 1/K of
 games (``--plan-weights`` weights them otherwise: a book to train with that draws a weak plan more
 often). ``--from BOOK`` plays no games: it takes the candidates and rates measured in ``BOOK`` (for
 any weights) and binds the new book to ``--model``'s; the new card keeps the old command and games
