@@ -327,11 +327,14 @@ def _escort_value(state, turn: int, d: float, slowed: bool, w: Weights) -> float
     """Expected VP of a team with the pilot ``d`` inches from the West edge whose next
     activation is in ``turn``, less ``w.exposure`` per turn spent (a wounded team passes
     its TQ check for a Rapid move 5 times in 8)."""
-    key = (id(state.sc), turn, round(d, 1), slowed, w)
-    v = _ESCORT_CACHE.get(key)
+    got = _ESCORT_CACHE.get(id(w))  # by the weights' identity: hashing a dataclass costs more than the lookup
+    if got is None or got[0] is not w:
+        got = _ESCORT_CACHE[id(w)] = (w, {})
+    values = got[1]
+    key = (id(state.sc), turn, round(d, 1), slowed)
+    v = values.get(key)
     if v is None:
-        v = _escort_rec(state, turn, d, slowed, w)
-        _ESCORT_CACHE[key] = v
+        v = values[key] = _escort_rec(state, turn, d, slowed, w)
     return v
 
 
@@ -351,7 +354,7 @@ def _escort_rec(state, turn: int, d: float, slowed: bool, w: Weights) -> float:
 
 
 _RAPID_OK_SLOWED = 0.625  # a D8 team passes its TQ check (4+) to move faster than Tactical
-_ESCORT_CACHE: dict[tuple, float] = {}
+_ESCORT_CACHE: dict[int, tuple[Weights, dict[tuple, float]]] = {}  # id(weights) -> (weights, their values)
 
 
 def _turns(dist_in: float, speed: float = _RAPID) -> int:

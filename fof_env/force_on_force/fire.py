@@ -81,16 +81,25 @@ class FireResolution:
         eff = f[OK] + f[LIGHT]
         if not eff:
             return 0
-        moved = self.moved[u]
-        dice = 0
         medics = self.sc.medics
-        shooters = max(0, eff - self.medic[u] - (medics[u] if medics else 0))
-        if not shooters:  # no one to fire: no bonus die either (a unit of medics, R47, R73)
+        shooters = eff - self.medic[u] - (medics[u] if medics else 0)
+        if shooters <= 0:  # no one to fire: no bonus die either (a unit of medics, R47, R73)
             return 0
-        for cls in self.support[u][:shooters]:  # a class's dice equal its number (light 1 ...)
-            dice += (0 if moved == 2 else 1) if moved and self.full and cls >= combat.MEDIUM else cls
-        raw = shooters + dice + self.mad[u]
-        return max(0, (min(combat.FIREPOWER_CAP, raw) if self.full else raw) - self._penalties(u))
+        moved, full = self.moved[u], self.full
+        raw = shooters + self.mad[u]
+        support = self.support[u]
+        if support:  # a class's dice equal its number (light 1 ...); moved, a medium or heavy one's fewer
+            if moved and full:
+                moving = 0 if moved == 2 else 1
+                raw += sum(moving if cls >= combat.MEDIUM else cls for cls in support[:shooters])
+            else:
+                raw += sum(support[:shooters])
+        penalties = self.fires[u] + self.ammo[u] + (moved == 2)  # _penalties, inlined
+        if full:
+            penalties += self.rmoves[u] + (self.supply[u] < 0)
+            if raw > combat.FIREPOWER_CAP:
+                raw = combat.FIREPOWER_CAP
+        return raw - penalties if raw > penalties else 0
 
     def attack_firepower(self, u: int, t: int, figures: int, weapons: list[int], first: bool = True) -> int:
         """Firepower dice of ``figures`` shooters plus ``weapons`` of unit ``u`` against ``t``, as one fire of
@@ -199,13 +208,12 @@ class FireResolution:
 
     def fire_targets(self, u: int, exclude: tuple[int, ...] = ()) -> list[int]:
         """Enemy units ``u`` may fire on now: active, not hidden, in line of sight."""
-        los = self.sc.table.los[self.pos[u]]
-        side = self.UNIT_SIDE[u]
-        pos, hidden = self.pos, self.hidden
-        out = [
+        pos, hidden, figs = self.pos, self.hidden, self.figs
+        los = self.sc.table.los[pos[u]]
+        out = [  # the enemy's units in unit order; active: on the table with an effective figure
             t
-            for t in range(self.NUM_UNITS)
-            if self.UNIT_SIDE[t] != side and t not in exclude and self.active(t) and not hidden[t] and los[pos[t]]
+            for t in self.SIDE_UNITS[1 - self.UNIT_SIDE[u]]
+            if t not in exclude and pos[t] >= 0 and figs[t][OK] + figs[t][LIGHT] > 0 and not hidden[t] and los[pos[t]]
         ]
         return self.afv_filter_targets(u, out) if self.sc.vehicles else out  # AFVs: R81, R85
 

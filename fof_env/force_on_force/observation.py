@@ -80,6 +80,7 @@ from fof_env.force_on_force.constants import (
 from fof_env.force_on_force.modules import MODULES
 from fof_env.force_on_force.rules.wwii import FIRST_AID_FEATURES
 from fof_env.force_on_force.rules.wwii_fog import CARD_EFFECTS, card_features, encode_cards
+from fof_env.force_on_force.scenario_schema import MAX_FIGURES, MAX_UNITS
 
 __all__ = ["OBS_VERSION", "pieces", "piece", "observation_size", "describe", "encode", "unit_row", "card_features",
            "encode_cards", "CARD_EFFECTS", "FIRST_AID_FEATURES"]  # fmt: skip
@@ -91,6 +92,9 @@ BOARD_PLANES = 6
 _ABSENT = (0.0,) * UNIT_FEATURES  # a unit not in play
 _HIDDEN = (0.0,) * 14 + (1.0,) + (0.0,) * (UNIT_FEATURES - 15)  # an enemy unit the player cannot see
 _static_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # table -> its static planes
+# min(count, 10) / 10 for every figure count a unit can hold (a merged unit: a whole side's figures)
+_TENTHS_SIZE = MAX_UNITS * MAX_FIGURES + 1
+_TENTHS = tuple(min(i, 10) / 10 for i in range(_TENTHS_SIZE))
 _MODULE_PIECES = {p.name: p for m in MODULES for p in m.pieces}  # in module order: the order after the board
 
 
@@ -197,33 +201,40 @@ def encode(s, player: int) -> np.ndarray:
     unit_side = s.UNIT_SIDE
     xy = table.xy
     width, height = table.width_in, table.height_in
+    cover_at, exposed_at = table.terrain_cover, table.exposed
+    tenth = _TENTHS  # min(count, 10) / 10 of a figure count
+    figs, hidden, pos, tq, moved_by = s.figs, s.hidden, s.pos, s.tq, s.moved
+    pinned, overwatch, activated, reacted, failed = s.pinned, s.overwatch, s.activated, s.reacted, s.failed
+    fires, rmoves, in_cover, excellent = s.fires, s.rmoves, s.in_cover, s.excellent
+    pilot_unit = s.pilot_unit
+    mine_plane, enemy_plane = board_at + 4 * n, board_at + 5 * n
     units: list[float] = []  # the whole unit block, written into ``obs`` at once
     for u in order:
-        f = s.figs[u]
+        f = figs[u]
         mine = unit_side[u] == player
         if not any(f):
             units += _ABSENT
             continue
-        if not mine and s.hidden[u]:
+        if not mine and hidden[u]:
             units += _HIDDEN
             continue
-        p = s.pos[u]
+        p = pos[u]
         if p >= 0:
             x, y = xy[p]
-            on, x, y, fp = 1.0, x / width, y / height, min(s.fire_capacity(u), 10) / 10
-            cover, exposed = table.terrain_cover[p] / MAX_COVER_DICE, float(table.exposed[p])
-            obs[board_at + (4 if mine else 5) * n + p] = 1.0
+            capacity = s.fire_capacity(u)
+            on, x, y, fp = 1.0, x / width, y / height, (tenth[capacity] if capacity < _TENTHS_SIZE else 1.0)
+            cover, exposed = cover_at[p] / MAX_COVER_DICE, float(exposed_at[p])
+            obs[(mine_plane if mine else enemy_plane) + p] = 1.0
         else:
             on = x = y = fp = cover = exposed = 0.0
-        moved = s.moved[u]
+        moved = moved_by[u]
         units += (
             1.0, float(mine), on, x, y,
-            min(f[OK], 10) / 10, min(f[LIGHT], 10) / 10, min(f[DOWN], 10) / 10,
-            min(f[SERIOUS], 10) / 10, min(f[KIA] + f[EVAC_KIA], 10) / 10, min(f[CAPTURED], 10) / 10,
-            s.tq[u] / 12,
-            s.pinned[u], s.overwatch[u], s.hidden[u], s.activated[u], s.reacted[u], s.failed[u],
-            float(moved == 1), float(moved == 2), min(s.fires[u], 5) / 5, min(s.rmoves[u], 1),
-            s.in_cover[u], s.excellent[u], fp, float(s.pilot_unit == u), cover, exposed,
+            tenth[f[OK]], tenth[f[LIGHT]], tenth[f[DOWN]], tenth[f[SERIOUS]], tenth[f[KIA] + f[EVAC_KIA]],
+            tenth[f[CAPTURED]], tq[u] / 12,
+            pinned[u], overwatch[u], hidden[u], activated[u], reacted[u], failed[u],
+            float(moved == 1), float(moved == 2), min(fires[u], 5) / 5, min(rmoves[u], 1),
+            in_cover[u], excellent[u], fp, float(pilot_unit == u), cover, exposed,
         )  # fmt: skip
     obs[units_at:game_at] = units
     for name, at, size in _pieces(layout)[4:]:  # the rule modules' pieces, units in the same order

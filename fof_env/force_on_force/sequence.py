@@ -15,6 +15,7 @@ from fof_env.force_on_force.constants import (
     D_OVERWATCH,
     D_SELECT,
     D_TARGET,
+    LIGHT,
     OK,
     ST_END_ACTIVATION,
     ST_END_TURN,
@@ -78,10 +79,13 @@ class TurnSequence:
 
     def _selectable(self) -> list[int]:
         out = []
+        pos, figs, activated, pinned, react_only = self.pos, self.figs, self.activated, self.pinned, self.react_only
+        done = self.overwatch if self.portion == 0 else self.reacted
         for u in self.SIDE_UNITS[self.initiative ^ self.portion]:
-            if not self.active(u) or self.activated[u] or self.pinned[u] or self.react_only[u]:
-                continue  # react_only: a WWII first aid result (rulings R44)
-            if self.overwatch[u] if self.portion == 0 else self.reacted[u]:
+            f = figs[u]
+            if pos[u] < 0 or f[OK] + f[LIGHT] <= 0 or activated[u] or pinned[u] or react_only[u]:
+                continue  # not active; react_only: a WWII first aid result (rulings R44)
+            if done[u]:
                 continue
             if self.first_fire and not (self.fire_capacity(u) > 0 and self.fire_targets(u)):
                 continue

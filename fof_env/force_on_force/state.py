@@ -112,7 +112,7 @@ from fof_env.force_on_force.rule_module import (
     step_table,
 )
 from fof_env.force_on_force.rules.wwii_fog import SHUFFLE, FogCardDrawn
-from fof_env.force_on_force.victory import count_victory_term, held_points
+from fof_env.force_on_force.victory import scenario_victory_points
 
 _COUNT_TEXT = re.compile(r"n[1-9][0-9]?", re.ASCII)  # "n1" .. "n11": a split-fire count
 
@@ -218,12 +218,7 @@ class ForceOnForceState(*_MIXINS, State):
     def victory_points(self) -> tuple[int, int]:
         """(side 0 VP, side 1 VP) as the scenario's ``victory`` terms and rule modules count them now
         ("Lost & Found": 000 "Victory Points")."""
-        vp = [0, 0]
-        held = None  # the points of each side's active units, found once for all feature_held terms
-        for term in self.sc.victory:
-            if held is None and term.kind == "feature_held":
-                held = held_points(self)
-            vp[term.side] += term.points * count_victory_term(self, term, held)
+        vp = scenario_victory_points(self)  # the terms counted in one pass (count_victory_term says what each counts)
         for hook in self.sc.hooks.victory_points:  # the rule modules' terms (the downed pilot's VP)
             hook(self, vp)
         return vp[0], vp[1]

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from fof_env.force_on_force.constants import CAPTURED, EVAC_KIA, EVAC_SERIOUS, KIA, SERIOUS
+from fof_env.force_on_force.constants import CAPTURED, EVAC_KIA, EVAC_SERIOUS, KIA, LIGHT, OK, SERIOUS
 
 _inside_cache: dict[tuple[int, str], tuple[object, frozenset[int]]] = {}  # (id(table), feature id) -> (table, points)
+_tally_cache: dict[int, tuple[object, _Tally]] = {}  # id(scenario) -> (scenario, its terms as a tally)
 
 
 def _points_inside(table, feature_id: str) -> frozenset[int]:
@@ -53,3 +54,72 @@ def count_victory_term(s, term, held: tuple[list[int], list[int]] | None = None)
         if kind in ("enemy_captured", "enemy_casualties"):
             total += f[CAPTURED]
     return total
+
+
+class _Tally:
+    """A scenario's ``victory`` terms regrouped to be counted in one pass over the units: per side, the VP per
+    enemy figure killed, seriously wounded and captured, per enemy unit destroyed, and each ``feature_held``
+    term as (side, points, the feature's points as a bit mask)."""
+
+    __slots__ = ("per_figure", "per_destroyed", "held")
+
+    def __init__(self, sc) -> None:
+        self.per_figure = [[0, 0, 0], [0, 0, 0]]  # by side: (KIA, serious, captured) VP per enemy figure
+        self.per_destroyed = [0, 0]
+        self.held: list[tuple[int, int, int]] = []
+        for term in sc.victory:
+            kind, weights = term.kind, self.per_figure[term.side]
+            if kind == "feature_held":
+                mask = sum(1 << p for p in _points_inside(sc.table, term.feature))
+                self.held.append((term.side, term.points, mask))
+            elif kind == "units_destroyed":
+                self.per_destroyed[term.side] += term.points
+            else:
+                for i, counted in enumerate((("enemy_kia", "enemy_casualties"), ("enemy_serious", "enemy_casualties"),
+                                             ("enemy_captured", "enemy_casualties"))):
+                    if kind in counted:
+                        weights[i] += term.points
+
+
+def _tally(sc) -> _Tally:
+    got = _tally_cache.get(id(sc))
+    if got is None or got[0] is not sc:
+        if len(_tally_cache) >= 64:
+            _tally_cache.clear()
+        got = _tally_cache[id(sc)] = (sc, _Tally(sc))
+    return got[1]
+
+
+def scenario_victory_points(s) -> list[int]:
+    """[side 0 VP, side 1 VP] from the scenario's ``victory`` terms alone (no rule module's hooks): the sum
+    over the terms of ``points * count_victory_term(s, term)``, counted in one pass (observations ask it
+    at every step; a test checks the two agree)."""
+    tally = _tally(s.sc)
+    vp = [0, 0]
+    figs, profiles = s.figs, s.sc.profiles
+    for side in (0, 1):
+        wk, ws, wc = tally.per_figure[side]
+        per_destroyed = tally.per_destroyed[side]
+        if not (wk or ws or wc or per_destroyed):
+            continue
+        total = 0
+        for u in s.SIDE_UNITS[1 - side]:
+            f = figs[u]
+            total += wk * (f[KIA] + f[EVAC_KIA]) + ws * (f[SERIOUS] + f[EVAC_SERIOUS]) + wc * f[CAPTURED]
+            if per_destroyed and profiles[u].figures and not (f[OK] + f[LIGHT]) and any(f):
+                total += per_destroyed
+        vp[side] += total
+    if tally.held:
+        pos = s.pos
+        held = [0, 0]
+        for side in (0, 1):
+            mask = 0
+            for u in s.SIDE_UNITS[side]:
+                p = pos[u]
+                if p >= 0 and figs[u][OK] + figs[u][LIGHT] > 0:  # State.active
+                    mask |= 1 << p
+            held[side] = mask
+        for side, points, inside in tally.held:
+            if inside & held[side] and not inside & held[1 - side]:
+                vp[side] += points
+    return vp

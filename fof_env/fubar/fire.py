@@ -128,12 +128,21 @@ class FireMixin:
     def member_targets(self, s: int, i: int, ps: int | None = None, walking: bool = False) -> list[int]:
         """Enemy units member slot ``i`` of ``s`` can hit from ``ps`` (default: where ``s`` stands)."""
         ps = self.pos[s] if ps is None else ps
-        f = self.members[s][i]
-        return [
-            t
-            for t in self.sc.side_units[1 - self.sc.unit_side[s]]
-            if self.targetable(t) and self.figure_can_hit(s, f, ps, self.pos[t], walking)
-        ]
+        sc = self.sc
+        fire = sc.figs[self.members[s][i]].fire
+        dist, los = sc.table.dist[ps], sc.geo.fire_los[ps]
+        pos, carried, engaged, gone, up, vehicle, wreck = (
+            self.pos, self.carried, self.engaged, self.gone, self.up, sc.vehicle, self.wreck)  # fmt: skip
+        side = sc.unit_side[s]
+        out = []
+        for t in sc.side_units[1 - side]:  # targetable(t) and figure_can_hit(s, f, ps, pos[t]), inlined
+            pt = pos[t]
+            if carried[t] >= 0 or engaged[t] >= 0 or pt < 0 or gone[t] or not (up[t] > 0 or vehicle[t] and not wreck[t]):
+                continue
+            fp, _ignores, indirect = fire(dist[pt], walking)
+            if fp and (los[pt] or indirect and self.friend_sees(side, pt)):
+                out.append(t)
+        return out
 
     def fire_targets(
         self, s: int, ps: int | None = None, slots: list[int] | None = None, walking: bool = False

@@ -29,7 +29,7 @@ import weakref
 import numpy as np
 
 from fof_env.core.tabletop import BLOCKING_KINDS
-from fof_env.fubar.constants import CAPT, CAS, D_ALLOCATE, KIND_NAMES, OK, SUPP, TERMINAL
+from fof_env.fubar.constants import CAPT, CAS, D_ALLOCATE, FACING_WORDS, KIND_NAMES, OK, SUPP, TERMINAL
 from fof_env.fubar.tables import MAX_FP
 
 OBS_VERSION = 1
@@ -39,6 +39,7 @@ GAME_FEATURES = 16
 BOARD_PLANES = 5
 _static: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _ABSENT = (0.0,) * UNIT_FEATURES  # a unit not in play (or not yet on the table)
+_SIN_COS = tuple((math.sin(f * math.pi / 4), math.cos(f * math.pi / 4)) for f in range(len(FACING_WORDS)))
 
 
 def _layout(sc) -> tuple[int, int, int, int, int]:
@@ -88,11 +89,17 @@ def encode(s, player: int) -> np.ndarray:
     units: list[float] = []  # the unit block, written into ``obs`` at once
     mem = [0.0] * (sc.n_units * m * MEMBER_FEATURES)  # the member block, likewise
     pos, gone, attached, present, unit_side, vehicle = s.pos, s.gone, s.attached, sc.present, sc.unit_side, sc.vehicle
+    members, wreck, facing, oot = s.members, s.wreck, s.facing, s.oot
+    tried, guard, reacted, gtg, dw, engaged, carried = s.tried, s.guard, s.reacted, s.gtg, s.dw, s.engaged, s.carried
+    stunned, immob, activation, lead = s.stunned, s.immob, sc.activation, sc.lead
+    expertise, suppress = sc.expertise, sc.suppress
+    pilot_unit = s.pilot_unit
+    setting_up = s.turn == 0
     xy = table.xy
     level = sc.geo.level
     for k, u in enumerate(order):
         here = pos[u]
-        if not present[u] or (here < 0 and not gone[u] and attached[u] < 0 and s.turn == 0):
+        if not present[u] or (here < 0 and not gone[u] and attached[u] < 0 and setting_up):
             units += _ABSENT
             continue
         mine = unit_side[u] == player
@@ -103,8 +110,10 @@ def encode(s, player: int) -> np.ndarray:
         else:
             x = y = 0.0
         standing = supp = cas = 0
+        need = activation[u]  # State.activation_need: the unit's, or a standing leader's if better
         at = k * m * MEMBER_FEATURES
-        for f in s.members[u][:m]:
+        unit_members = members[u]
+        for f in unit_members[:m]:
             st = fs[f]
             if st == OK:
                 mem[at] = 1.0
@@ -119,20 +128,26 @@ def encode(s, player: int) -> np.ndarray:
             mem[at + 3] = fig_fp[f]
             mem[at + 4] = fig_range[f]
             at += MEMBER_FEATURES
-        veh = vehicle[u] and not s.wreck[u]
-        if vehicle[u]:
-            face = s.facing[u] * math.pi / 4
-            sin_face, cos_face = math.sin(face), math.cos(face)
+        for f in unit_members:
+            if lead[f] and fs[f] <= SUPP and lead[f] < need:
+                need = lead[f]
+        wrecked = wreck[u]
+        veh = vehicle[u] and not wrecked
+        if veh:
+            broken = False
+        elif len(unit_members) <= m:  # State.broken from the casualties counted above
+            broken = 2 * cas > len(unit_members)
         else:
-            sin_face = cos_face = 0.0
+            broken = s.broken(u)
+        sin_face, cos_face = _SIN_COS[facing[u]] if vehicle[u] else (0.0, 0.0)
         units += (
-            1.0, float(mine), float(on), x / width, y / height, float(veh), float(s.wreck[u]),
-            standing / m, supp / m, cas / m, float(s.tried[u]), float(s.guard[u]), float(s.reacted[u]),
-            float(s.gtg[u]), float(s.dw[u]), float(s.engaged[u] >= 0), float(s.carried[u] >= 0),
-            float(not veh and s.broken(u)), float(gone[u]), s.activation_need(u) / 6, sc.expertise[u] / 6,
-            sc.suppress[u] / 4, float(s.stunned[u]), float(s.immob[u]), sin_face, cos_face,
-            level[here] / 3 if on else 0.0, float(s.pilot_unit == u),
-            (len(s.able(u)) / m) if on and s.live(u) else 0.0, min(s.oot[u], m) / m,
+            1.0, float(mine), float(on), x / width, y / height, float(veh), float(wrecked),
+            standing / m, supp / m, cas / m, float(tried[u]), float(guard[u]), float(reacted[u]),
+            float(gtg[u]), float(dw[u]), float(engaged[u] >= 0), float(carried[u] >= 0),
+            float(broken), float(gone[u]), need / 6, expertise[u] / 6,
+            suppress[u] / 4, float(stunned[u]), float(immob[u]), sin_face, cos_face,
+            level[here] / 3 if on else 0.0, float(pilot_unit == u),
+            (len(s.able(u)) / m) if on and s.live(u) else 0.0, min(oot[u], m) / m,
         )  # fmt: skip
     obs[m_at:g_at] = mem
     obs[:m_at] = units

@@ -649,12 +649,22 @@ def card_features() -> int:
     return 2 * len(card_keys()) + 2 + CARD_EFFECTS
 
 
+@functools.cache
+def _count_scales() -> tuple[tuple[float, ...], tuple[float, ...], int]:
+    """The features of every count n of one card type a hand or the discards can hold (min(n, 2) / 2), and
+    the deck's size: what the ``cards`` piece divides by."""
+    size = len(full_deck())
+    return (tuple(min(n, HAND_SCALE) / HAND_SCALE for n in range(size + 1)),
+            tuple(min(n, DISCARD_SCALE) / DISCARD_SCALE for n in range(size + 1)), size)  # fmt: skip
+
+
 def encode_cards(s, player: int, _order=()) -> list[float] | None:
     """The ``cards`` piece of ``player``'s observation (:mod:`fof_env.force_on_force.observation`): only what
     ``fog_cards_seen_by`` lets the player know, so the enemy hand's cards never show."""
     c = s.cards
     if c is None:  # the fog_of_war option off: all zeros
         return None
+    in_hand, discarded, deck_size = _count_scales()
     types = len(card_keys())
     mine = [0] * types
     for card in c.hands[player]:
@@ -666,10 +676,10 @@ def encode_cards(s, player: int, _order=()) -> list[float] | None:
     hell = [s.UNIT_SIDE[u] for u in c.hell]
     markers = [side for _, side in c.markers]  # the side whose units keep away
     return [
-        *(min(x, HAND_SCALE) / HAND_SCALE for x in mine),
+        *[in_hand[x] for x in mine],
         min(len(c.hands[enemy]), ENEMY_HAND_SCALE) / ENEMY_HAND_SCALE,
-        len(c.deck) / len(full_deck()),
-        *(min(x, DISCARD_SCALE) / DISCARD_SCALE for x in discards),
+        len(c.deck) / deck_size,
+        *[discarded[x] for x in discards],
         float(c.grounded), min(c.gremlins[player], 1), min(c.gremlins[enemy], 1),
         float(c.colonel == player), float(c.colonel == enemy),
         min(len(c.swiss), 2) / 2, min(len(c.burning), 2) / 2,

@@ -484,6 +484,9 @@ def vehicle_words(s, u: int) -> list[str]:
     return words
 
 
+_FACING_COS_SIN = tuple((math.cos(f * math.pi / 4), math.sin(f * math.pi / 4)) for f in range(len(FACINGS)))
+
+
 def encode_vehicles(s, player: int, order, hidden_from_player) -> list[float]:
     """Per unit in ``order``: AFV, defence dice/5, immobilised, main gun damaged, knocked out, bailed out,
     applied armour, buttoned up, cos and sin of its facing; zeros for others, for hidden enemies and for an
@@ -496,9 +499,9 @@ def encode_vehicles(s, player: int, order, hidden_from_player) -> list[float]:
             out += (0.0,) * VEHICLE_FEATURES
             continue
         st = s.veh[u]
-        angle = st.facing * math.pi / 4
+        cos, sin = _FACING_COS_SIN[st.facing]
         out += (1.0, DEFENSE[spec.defense][0] / 5, st.immobilised, st.gun_out, st.knocked_out, st.bailed,
-                st.applied, st.buttoned, math.cos(angle), math.sin(angle))  # fmt: skip
+                st.applied, st.buttoned, cos, sin)  # fmt: skip
     return out
 
 
