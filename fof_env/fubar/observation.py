@@ -29,7 +29,7 @@ import weakref
 import numpy as np
 
 from fof_env.core.tabletop import BLOCKING_KINDS
-from fof_env.fubar.constants import CAPT, CAS, D_ALLOCATE, FACING_WORDS, KIND_NAMES, OK, SUPP, TERMINAL
+from fof_env.fubar.constants import D_ALLOCATE, FACING_WORDS, KIND_NAMES, LOST, OK, SUPP, TERMINAL
 from fof_env.fubar.tables import MAX_FP
 
 OBS_VERSION = 1
@@ -67,7 +67,11 @@ def _statics(sc):
         fig_range = [min(f.max_range, 48.0) / 48.0 for f in sc.figs]
         orders = tuple(sc.side_units[pl] + sc.side_units[1 - pl] for pl in (0, 1))
         slots = tuple({u: i for i, u in enumerate(order)} for order in orders)
-        got = (board, fig_fp, fig_range, orders, slots)
+        # a figure's five member features for each status (OK, SUPP, CAS, LOST, CAPT)
+        flags = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0), (0.0, 0.0, 0.0), (0.0, 0.0, 1.0))
+        rows = [tuple(flag + (fp, rng) for flag in flags) for fp, rng in zip(fig_fp, fig_range, strict=True)]
+        pads = tuple((0.0,) * (MEMBER_FEATURES * n) for n in range(sc.m + 1))
+        got = (board, rows, pads, orders, slots)
         _static[sc] = got
     return got
 
@@ -76,7 +80,7 @@ def encode(s, player: int) -> np.ndarray:
     """The observation of ``player`` (see the module docstring)."""
     sc = s.sc
     m_at, g_at, d_at, b_at, size = _layout(sc)
-    board, fig_fp, fig_range, orders, slots = _statics(sc)
+    board, rows, pads, orders, slots = _statics(sc)
     obs = np.zeros(size, dtype=np.float32)
     obs[b_at:] = board
     p = sc.n_points
@@ -87,20 +91,22 @@ def encode(s, player: int) -> np.ndarray:
     order = orders[player]
     slot = slots[player]
     units: list[float] = []  # the unit block, written into ``obs`` at once
-    mem = [0.0] * (sc.n_units * m * MEMBER_FEATURES)  # the member block, likewise
+    mem: list[float] = []  # the member block, likewise
     pos, gone, attached, present, unit_side, vehicle = s.pos, s.gone, s.attached, sc.present, sc.unit_side, sc.vehicle
     members, wreck, facing, oot = s.members, s.wreck, s.facing, s.oot
     tried, guard, reacted, gtg, dw, engaged, carried = s.tried, s.guard, s.reacted, s.gtg, s.dw, s.engaged, s.carried
-    stunned, immob, activation, lead = s.stunned, s.immob, sc.activation, sc.lead
+    stunned, immob, activation, lead, is_hmg = s.stunned, s.immob, sc.activation, sc.lead, sc.hmg
     expertise, suppress = sc.expertise, sc.suppress
     pilot_unit = s.pilot_unit
     setting_up = s.turn == 0
     xy = table.xy
     level = sc.geo.level
-    for k, u in enumerate(order):
+    no_members = pads[m]
+    for u in order:
         here = pos[u]
         if not present[u] or (here < 0 and not gone[u] and attached[u] < 0 and setting_up):
             units += _ABSENT
+            mem += no_members
             continue
         mine = unit_side[u] == player
         on = here >= 0 and not gone[u]
@@ -109,36 +115,40 @@ def encode(s, player: int) -> np.ndarray:
             obs[b_at + (2 if mine else 3) * p + here] = 1.0
         else:
             x = y = 0.0
-        standing = supp = cas = 0
+        ok = supp = cas = 0
+        ok_hmg = False  # an infantry HMG among the figures able to fire (then State.able decides)
         need = activation[u]  # State.activation_need: the unit's, or a standing leader's if better
-        at = k * m * MEMBER_FEATURES
         unit_members = members[u]
         for f in unit_members[:m]:
             st = fs[f]
+            mem += rows[f][st]
             if st == OK:
-                mem[at] = 1.0
-                standing += 1
+                ok += 1
+                ok_hmg = ok_hmg or is_hmg[f]
             elif st == SUPP:
-                mem[at + 1] = 1.0
-                standing += 1
                 supp += 1
-            elif st in (CAS, CAPT):
-                mem[at + 2] = 1.0
+            elif st != LOST:  # CAS or CAPT
                 cas += 1
-            mem[at + 3] = fig_fp[f]
-            mem[at + 4] = fig_range[f]
-            at += MEMBER_FEATURES
+        mem += pads[m - len(unit_members)] if len(unit_members) < m else ()
+        standing = ok + supp
         for f in unit_members:
             if lead[f] and fs[f] <= SUPP and lead[f] < need:
                 need = lead[f]
         wrecked = wreck[u]
         veh = vehicle[u] and not wrecked
+        counted = len(unit_members) <= m  # every member seen by the loop above
         if veh:
             broken = False
-        elif len(unit_members) <= m:  # State.broken from the casualties counted above
+        elif counted:  # State.broken from the casualties counted above
             broken = 2 * cas > len(unit_members)
         else:
             broken = s.broken(u)
+        if not on or not s.live(u):
+            able = 0.0
+        elif counted and (veh or not ok_hmg):  # State.able: the figures OK
+            able = ok / m
+        else:
+            able = len(s.able(u)) / m
         sin_face, cos_face = _SIN_COS[facing[u]] if vehicle[u] else (0.0, 0.0)
         units += (
             1.0, float(mine), float(on), x / width, y / height, float(veh), float(wrecked),
@@ -147,10 +157,10 @@ def encode(s, player: int) -> np.ndarray:
             float(broken), float(gone[u]), need / 6, expertise[u] / 6,
             suppress[u] / 4, float(stunned[u]), float(immob[u]), sin_face, cos_face,
             level[here] / 3 if on else 0.0, float(pilot_unit == u),
-            (len(s.able(u)) / m) if on and s.live(u) else 0.0, min(oot[u], m) / m,
+            able, min(oot[u], m) / m,
         )  # fmt: skip
-    obs[m_at:g_at] = mem
-    obs[:m_at] = units
+    units += mem
+    obs[:g_at] = np.fromiter(units, np.float32, g_at)  # faster than a list's slice assignment
     vp = s.victory_points()
     pilot_on = s.pilot_pos >= 0
     px, py = table.xy[s.pilot_pos] if pilot_on else (0.0, 0.0)
