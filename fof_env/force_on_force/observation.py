@@ -55,6 +55,7 @@ import weakref
 
 import numpy as np
 
+from fof_env.core.identity_cache import by_identity
 from fof_env.core.tabletop import MAX_COVER_DICE
 from fof_env.force_on_force.constants import (
     BASE_KINDS,
@@ -118,23 +119,9 @@ def pieces(layout) -> list[tuple[str, int, int]]:
     return out
 
 
-def _by_identity(fn):
-    """``fn(layout)`` cached per layout object: a layout is a frozen dataclass whose hash (all its fields)
-    cost more than the encoding asks of it, several times per observation."""
-    cache: dict[int, tuple] = {}
-
-    def cached(layout):
-        got = cache.get(id(layout))
-        if got is None or got[0] is not layout:
-            if len(cache) >= 32:
-                cache.clear()
-            got = cache[id(layout)] = (layout, fn(layout))
-        return got[1]
-
-    return cached
-
-
-_pieces = _by_identity(pieces)
+# a layout is a frozen dataclass whose hash (all its fields) costs more than the encoding asks of it,
+# several times per observation
+_pieces = by_identity(32)(pieces)
 
 
 def observation_size(layout) -> int:
@@ -164,7 +151,7 @@ def describe(layout) -> str:
     return "\n".join(f"{name:9} [{at}, {at + size})" for name, at, size in pieces(layout))
 
 
-@_by_identity
+@by_identity(32)
 def _order(layout) -> tuple[tuple[tuple[int, ...], dict[int, int]], ...]:
     """Per player: the unit order it sees (own units first) and each unit's place in it."""
     own = layout.side_units

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from fof_env.core.identity_cache import by_identity
 from fof_env.force_on_force.constants import CAPTURED, EVAC_KIA, EVAC_SERIOUS, KIA, LIGHT, OK, SERIOUS
 
 _inside_cache: dict[tuple[int, str], tuple[object, frozenset[int]]] = {}  # (id(table), feature id) -> (table, points)
-_tally_cache: dict[int, tuple[object, _Tally]] = {}  # id(scenario) -> (scenario, its terms as a tally)
 
 
 def _points_inside(table, feature_id: str) -> frozenset[int]:
@@ -81,13 +81,10 @@ class _Tally:
                         weights[i] += term.points
 
 
+@by_identity(64)
 def _tally(sc) -> _Tally:
-    got = _tally_cache.get(id(sc))
-    if got is None or got[0] is not sc:
-        if len(_tally_cache) >= 64:
-            _tally_cache.clear()
-        got = _tally_cache[id(sc)] = (sc, _Tally(sc))
-    return got[1]
+    """The scenario's terms as a tally (cached per scenario)."""
+    return _Tally(sc)
 
 
 def scenario_victory_points(s) -> list[int]:
