@@ -29,7 +29,7 @@ import weakref
 import numpy as np
 
 from fof_env.core.tabletop import BLOCKING_KINDS
-from fof_env.fubar.constants import D_ALLOCATE, FACING_WORDS, KIND_NAMES, LOST, OK, SUPP, TERMINAL
+from fof_env.fubar.constants import CAPT, CAS, D_ALLOCATE, FACING_WORDS, KIND_NAMES, LOST, OK, SUPP, TERMINAL
 from fof_env.fubar.tables import MAX_FP
 
 OBS_VERSION = 1
@@ -67,8 +67,9 @@ def _statics(sc):
         fig_range = [min(f.max_range, 48.0) / 48.0 for f in sc.figs]
         orders = tuple(sc.side_units[pl] + sc.side_units[1 - pl] for pl in (0, 1))
         slots = tuple({u: i for i, u in enumerate(order)} for order in orders)
-        # a figure's five member features for each status (OK, SUPP, CAS, LOST, CAPT)
-        flags = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0), (0.0, 0.0, 0.0), (0.0, 0.0, 1.0))
+        # a figure's five member features, indexed by its status: ok, Suppressed, casualty (or captured)
+        flags = [(0.0, 0.0, 0.0)] * (max(OK, SUPP, CAS, LOST, CAPT) + 1)  # LOST: no flag
+        flags[OK], flags[SUPP], flags[CAS], flags[CAPT] = (1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0), (0.0, 0.0, 1.0)
         rows = [tuple(flag + (fp, rng) for flag in flags) for fp, rng in zip(fig_fp, fig_range, strict=True)]
         pads = tuple((0.0,) * (MEMBER_FEATURES * n) for n in range(sc.m + 1))
         got = (board, rows, pads, orders, slots)
@@ -119,6 +120,7 @@ def encode(s, player: int) -> np.ndarray:
         ok_hmg = False  # an infantry HMG among the figures able to fire (then State.able decides)
         need = activation[u]  # State.activation_need: the unit's, or a standing leader's if better
         unit_members = members[u]
+        n_members = len(unit_members)
         for f in unit_members[:m]:
             st = fs[f]
             mem += rows[f][st]
@@ -129,18 +131,18 @@ def encode(s, player: int) -> np.ndarray:
                 supp += 1
             elif st != LOST:  # CAS or CAPT
                 cas += 1
-        mem += pads[m - len(unit_members)] if len(unit_members) < m else ()
+        mem += pads[max(m - n_members, 0)]  # the slots past the unit's members (none past m)
         standing = ok + supp
         for f in unit_members:
             if lead[f] and fs[f] <= SUPP and lead[f] < need:
                 need = lead[f]
         wrecked = wreck[u]
         veh = vehicle[u] and not wrecked
-        counted = len(unit_members) <= m  # every member seen by the loop above
+        counted = n_members <= m  # every member seen by the loop above
         if veh:
             broken = False
         elif counted:  # State.broken from the casualties counted above
-            broken = 2 * cas > len(unit_members)
+            broken = 2 * cas > n_members
         else:
             broken = s.broken(u)
         if not on or not s.live(u):
