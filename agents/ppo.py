@@ -140,7 +140,8 @@ class PolicyAgent:
         game: the game.
         player: the side it plays (index).
         policy: a ``MaskableActorCriticPolicy``.
-        seed: seed of its own generator (used only when ``deterministic=False``).
+        seed: seed of its own generator (used when ``deterministic=False`` and at unseen
+            placements, which are always sampled).
         deterministic: most probable action (True) or a sample.
         both_sides: append :func:`side_features` to the observation.
     """

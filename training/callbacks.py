@@ -41,7 +41,8 @@ def evaluate_policy(game, side: str, policy, opponent: str, games: int, seed: in
     Game ``i`` uses dice seed ``seed_i`` from ``SeedSequence(seed)``, the same for
     every call with the same ``seed`` (common random numbers along a learning
     curve). Returns one dict per side played: side, opponent, games, wins, draws,
-    losses, win_rate, low/high (Wilson 95 % of the win rate).
+    losses, win_rate, low/high (Wilson 95 % of the win rate) and, in a game that counts victory
+    points, vp_margin (the mean of the policy's VP minus the opponent's, rounded to 0.01).
 
     ``executor`` (:mod:`evaluation.executors`) with more than one worker plays the games
     as tasks of ``EVAL_CHUNK`` games: each task carries the policy as safetensors bytes
@@ -56,38 +57,46 @@ def evaluate_policy(game, side: str, policy, opponent: str, games: int, seed: in
     for player in sides_of(game, side):
         if executor is None or executor.parallelism <= 1:
             learner = PolicyAgent(game, player, policy, both_sides=both)  # deterministic: no state
-            winners = [_play_eval_game(game, learner, player, opponent, s, setup) for s in seeds]
+            ends = [_play_eval_game(game, learner, player, opponent, s, setup) for s in seeds]
         else:
             blob = policy_blob(policy, both)
             tasks = [(game.name, game.options, blob, player, opponent, seeds[i:i + EVAL_CHUNK], setup)
                      for i in range(0, games, EVAL_CHUNK)]
-            winners = [w for chunk in executor.map(_eval_chunk, tasks) for w in chunk]
+            ends = [end for chunk in executor.map(_eval_chunk, tasks) for end in chunk]
+        winners = [winner for winner, _ in ends]
+        margins = [vp[player] - vp[1 - player] for _, vp in ends if vp is not None]
         tally = [sum(w == player for w in winners), sum(w is None for w in winners), 0]
         tally[2] = games - tally[0] - tally[1]
         low, high = wilson_interval(tally[0], games)
-        out.append({
+        point = {
             "side": game.player_names[player], "opponent": opponent, "games": games,
             "wins": tally[0], "draws": tally[1], "losses": tally[2],
             "win_rate": round(tally[0] / games, 4), "low": round(low, 4), "high": round(high, 4),
-        })
+        }
+        if len(margins) == games:
+            point["vp_margin"] = round(sum(margins) / games, 2)
+        out.append(point)
     policy.set_training_mode(was_training)
     return out
 
 
-def _play_eval_game(game, learner, player: int, opponent: str, seed: int, setup: str | None = None) -> int | None:
-    """The winner of one evaluation game: ``learner`` on ``player`` against ``opponent`` (``setup``
-    playing the learner's unseen placements)."""
+def _play_eval_game(game, learner, player: int, opponent: str, seed: int,
+                    setup: str | None = None) -> tuple[int | None, tuple[int, int] | None]:
+    """``(winner, victory points per side or None)`` of one evaluation game: ``learner`` on
+    ``player`` against ``opponent`` (``setup`` playing the learner's unseen placements)."""
+    learner.reseed(seed + 2)  # its unseen placements are sampled: from the game's seed, not from entropy
     learner.setup_bot = None if setup is None else build_agent(setup, game, player, seed + 2)
     other = build_agent(opponent, game, 1 - player, seed + 1)
     agents = [learner, other] if player == 0 else [other, learner]
-    return play_game(game, agents, seed, record=False).winner
+    result = play_game(game, agents, seed, record=False)
+    return result.winner, None if result.vp is None else tuple(result.vp)
 
 
 _WORKER_POLICIES: dict[str, Any] = {}  # a worker's rebuilt policies, by the hash of their bytes
 
 
-def _eval_chunk(task: tuple) -> list[int | None]:
-    """Worker side of :func:`evaluate_policy`: the winners of a chunk of evaluation games."""
+def _eval_chunk(task: tuple) -> list[tuple[int | None, tuple[int, int] | None]]:
+    """Worker side of :func:`evaluate_policy`: a chunk of evaluation games' winners and VP."""
     import hashlib
 
     from agents.policy_io import policy_from_blob
@@ -111,7 +120,8 @@ class MaskedEvalCallback(BaseCallback):
     ``curve`` collects the points (each with ``timesteps`` and ``wall_seconds``);
     ``on_point(curve)`` is called after each evaluation. TensorBoard gets ``eval/win_rate``
     (``eval/win_rate_<side>`` when training both sides) against the first opponent, and
-    ``eval/win_rate[_<side>]_vs_<opponent>`` against each further one. ``setup``: as
+    ``eval/win_rate[_<side>]_vs_<opponent>`` against each further one (and ``eval/vp_margin...``
+    likewise in a game that counts victory points). ``setup``: as
     :func:`evaluate_policy`'s.
     """
 
@@ -148,6 +158,8 @@ class MaskedEvalCallback(BaseCallback):
                     suffix += f"_vs_{point['opponent']}"
                 self.logger.record(f"eval/win_rate{suffix}", point["win_rate"])
                 self.logger.record(f"eval/loss_rate{suffix}", point["losses"] / point["games"])
+                if "vp_margin" in point:
+                    self.logger.record(f"eval/vp_margin{suffix}", point["vp_margin"])
         self.curve.extend(points)
         if self.on_point is not None:
             self.on_point(self.curve)

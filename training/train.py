@@ -692,7 +692,8 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
                                        setup=config.learner_setup)
         if not state["curve"]:
             for point in evaluator.evaluate(model):
-                log(f"  step 0: {point['side']} vs {point['opponent']} win rate {point['win_rate']:.3f}")
+                margin = f", VP margin {point['vp_margin']:+.2f}" if "vp_margin" in point else ""
+                log(f"  step 0: {point['side']} vs {point['opponent']} win rate {point['win_rate']:.3f}{margin}")
         callbacks = [evaluator, checkpointer]
         if config.critic_warmup > 0:
             if model.num_timesteps < config.critic_warmup and remaining > 0:
@@ -734,7 +735,8 @@ def train(config: TrainConfig, command: str, *, resume: bool = False, progress: 
         for point in final:
             log(f"final: {point['side']} vs {point['opponent']}: {point['wins']}/{point['games']} won "
                 f"({100 * point['win_rate']:.1f}% [{100 * point['low']:.1f}, {100 * point['high']:.1f}]), "
-                f"{point['draws']} drawn, {point['losses']} lost")
+                f"{point['draws']} drawn, {point['losses']} lost"
+                + (f", VP margin {point['vp_margin']:+.2f}" if "vp_margin" in point else ""))
         kept = "" if card["timesteps"] == card["steps_trained"] else f", the policy of step {card['timesteps']}"
         log(f"{card['steps_trained']} steps in {card['wall_seconds']:.0f} s "
             f"({card['steps_per_second']} steps/s); model {run / MODEL}{kept}")

@@ -803,3 +803,34 @@ def test_a_run_with_a_learner_set_up_agent_trains_and_records_it(tmp_path):
 def test_an_unknown_learner_set_up_agent_is_refused_before_training(tmp_path):
     with pytest.raises(ValueError, match="nobody"):
         TrainConfig(game="lost_and_found", side="taliban", out=str(tmp_path / "x"), learner_setup="nobody").validate()
+
+
+def test_evaluation_points_carry_the_mean_vp_margin_where_the_game_counts_victory_points():
+    from agents.policy_io import build_policy
+    from agents.ppo import PolicyAgent
+    from agents.specs import build_agent
+    from evaluation.executors import make_executor
+
+    game = make_game("compound_raid")
+    arch = {"policy": "MaskableActorCriticPolicy", "net_arch": {"pi": [8], "vf": [8]}, "activation": "Tanh",
+            "features_extractor": "FlattenExtractor", "share_features_extractor": True,
+            "observation_shape": list(game.observation_shape), "num_actions": game.num_actions,
+            "both_sides": False}  # fmt: skip
+    torch.manual_seed(1)
+    policy = build_policy(arch)
+    inline = callbacks.evaluate_policy(game, "militia", policy, "random", 4, 5)
+    with make_executor("local", workers=2) as pool:
+        assert callbacks.evaluate_policy(game, "militia", policy, "random", 4, 5, pool) == inline
+    player = game.player_index("militia")
+    margins = []
+    import numpy as np
+
+    for seed in np.random.SeedSequence(5).generate_state(4, dtype=np.uint32):
+        learner = PolicyAgent(game, player, policy, seed=int(seed) + 2)  # its unseen placements are sampled
+        agents = [learner, build_agent("random", game, 1 - player, int(seed) + 1)]
+        vp = play_game(game, agents if player == 0 else agents[::-1], int(seed), record=False).vp
+        margins.append(vp[player] - vp[1 - player])
+    assert inline[0]["vp_margin"] == round(sum(margins) / 4, 2)
+    sfo = make_game("strike_force_one")
+    arch.update(observation_shape=list(sfo.observation_shape), num_actions=sfo.num_actions)
+    assert "vp_margin" not in callbacks.evaluate_policy(sfo, "soviet", build_policy(arch), "random", 2, 5)[0]
