@@ -67,7 +67,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
                    help="dummy: step the envs in this process, one batched policy call; subproc: a process "
                    "per env; auto (default): dummy, the faster on 2 cores (python -m training.throughput)")
     p.add_argument("--seed", type=int, default=d.seed)
-    p.add_argument("--reward", choices=("win", "shaped"), default=d.reward)
+    p.add_argument("--reward", choices=("win", "shaped", "margin"), default=d.reward)
     p.add_argument("--net-arch", type=int, nargs="+", default=d.net_arch, metavar="UNITS",
                    help=f"hidden layers of the policy and value nets (default {d.net_arch})")
     p.add_argument("--learning-rate", type=float, default=d.learning_rate,

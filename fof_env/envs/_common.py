@@ -13,7 +13,8 @@ from fof_env.core.game import Game, State
 from fof_env.core.registry import make_game
 
 RENDER_MODES = ("human", "ansi", "rgb_array")
-REWARDS = ("win", "shaped")
+REWARDS = ("win", "shaped", "margin")
+MARGIN_SCALE = 20.0  # victory points per unit of the "margin" reward
 ILLEGAL_ACTION_MODES = ("raise", "loss")
 SEED_LIMIT = 2**63 - 1
 MAX_RESET_ATTEMPTS = 100
@@ -66,13 +67,31 @@ def check_flag(value: Any, name: str) -> bool:
     return value
 
 
-def check_reward(reward: str, potential) -> None:
+def margin_potential(state: State, player: int) -> float:
+    """``player``'s victory-point lead over ``MARGIN_SCALE``: the ``"margin"`` reward's potential."""
+    vp = state.victory_points()
+    return (vp[player] - vp[1 - player]) / MARGIN_SCALE
+
+
+def reward_terms(game: Game, reward: str, potential) -> tuple[Any, bool]:
+    """``(phi, counts_result)`` for the reward mode ``reward``: the potential whose differences are
+    added after each step (None: none) and whether the +1 / -1 / 0 result is paid at the end.
+    ``"win"``: the result only; ``"shaped"``: the result plus the game's ``potential``; ``"margin"``:
+    the victory-point lead only (:func:`margin_potential`, for sides that all but always lose, where
+    the result says nothing). ValueError for an unknown mode or one the game cannot give."""
     if reward not in REWARDS:
         raise ValueError(f"reward must be one of {REWARDS}, got {reward!r}")
-    if reward == "shaped" and potential is None:
-        raise ValueError(
-            "this game defines no shaping potential; use reward='win' (see fof_env.envs.support)"
-        )
+    if reward == "shaped":
+        if potential is None:
+            raise ValueError(
+                "this game defines no shaping potential; use reward='win' (see fof_env.envs.support)"
+            )
+        return potential, True
+    if reward == "margin":
+        if not callable(getattr(game.new_initial_state(0), "victory_points", None)):
+            raise ValueError(f"{game.name} counts no victory points; use reward='win'")
+        return margin_potential, False
+    return None, True
 
 
 def derive_seed(*parts: int) -> int:

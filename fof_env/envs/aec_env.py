@@ -22,7 +22,9 @@ agent to act (all zeros for the other agent and after the end).
 
 **Rewards**: ``reward="win"`` gives +1 / -1 / 0 to each agent on the step that
 ends the game; ``"shaped"`` adds the potential-based shaping of
-:mod:`fof_env.envs.shaping` to both agents after every step. Both agents are then
+:mod:`fof_env.envs.shaping` to both agents after every step; ``"margin"`` (games that
+count victory points) gives no result, only the change in each agent's victory-point
+lead over 20 after every step. Both agents are then
 terminated (or truncated at ``game.max_decisions``) and must each be stepped with
 ``None``, as usual in PettingZoo.
 
@@ -77,8 +79,8 @@ from fof_env.envs._common import (
     check_choice,
     check_flag,
     check_render_mode,
-    check_reward,
     new_state,
+    reward_terms,
     warn_if_torch_threads_crawl,
 )
 from fof_env.envs.infos import INFO_MODES, EpisodeEnd, aec_infos, forfeit_outcome, game_outcome
@@ -92,7 +94,7 @@ class WargameAECEnv(AECEnv):
 
     Args:
         game: a game name from ``fof_env.list_games()`` (or a ``Game``).
-        reward: ``"win"`` or ``"shaped"``.
+        reward: ``"win"``, ``"shaped"`` or ``"margin"``.
         auto_single: apply every single-choice decision automatically.
         render_mode: ``None``, ``"human"`` (prints the text map), ``"ansi"`` or ``"rgb_array"``.
         illegal_action: ``"raise"`` (default) or ``"loss"``.
@@ -116,8 +118,7 @@ class WargameAECEnv(AECEnv):
         # per instance: wrappers such as CaptureStdoutWrapper append to metadata["render_modes"]
         self.metadata = {**type(self).metadata, "render_modes": list(RENDER_MODES)}
         self.game = build_game(game, options, "WargameAECEnv", _OWN_KWARGS)
-        self._potential = potential_fn(self.game)
-        check_reward(reward, self._potential)
+        self._potential, self._counts_result = reward_terms(self.game, reward, potential_fn(self.game))
         self.reward_mode = reward
         self.auto_single = check_flag(auto_single, "auto_single")
         check_render_mode(render_mode)
@@ -183,7 +184,8 @@ class WargameAECEnv(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self._outcome = None
-        self._phi = self._potentials()
+        # "margin" counts from 0, so that an episode's rewards add up to the final lead itself
+        self._phi = self._potentials() if self._counts_result else [0.0, 0.0]
         self.agent_selection = self.possible_agents[self.game_state.current_player]
         self._update_infos()
 
@@ -204,13 +206,14 @@ class WargameAECEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         self._auto_apply()
         rewards = [0.0, 0.0]
-        if self.reward_mode == "shaped":
+        if self._potential is not None:
             phi = self._potentials()
             rewards = [phi[i] - self._phi[i] for i in (0, 1)]
             self._phi = phi
         if state.is_terminal:
             self._outcome = game_outcome(state)
-            rewards = [rewards[i] + self._outcome.returns[i] for i in (0, 1)]
+            if self._counts_result:
+                rewards = [rewards[i] + self._outcome.returns[i] for i in (0, 1)]
             self.terminations = {a: True for a in self.agents}
         elif len(state.history) >= self.game.max_decisions:
             self.truncations = {a: True for a in self.agents}
@@ -245,7 +248,7 @@ class WargameAECEnv(AECEnv):
             state.apply_unchecked(legal[0])
 
     def _potentials(self) -> list[float]:
-        if self.reward_mode != "shaped":
+        if self._potential is None:
             return [0.0, 0.0]
         return [self._potential(self.game_state, p) for p in (0, 1)]
 

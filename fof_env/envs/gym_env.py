@@ -70,7 +70,11 @@ Nothing is ever substituted. ``illegal_action="loss"`` (or the
 **Rewards.** ``reward="win"``: +1 / -1 / 0 (win, loss, draw) on the step that
 ends the game, 0 otherwise. ``reward="shaped"``: the same plus potential-based
 shaping ``phi(s') - phi(s)`` between consecutive learner decisions
-(:mod:`fof_env.envs.shaping` defines ``phi`` and its weights). The result reaches
+(:mod:`fof_env.envs.shaping` defines ``phi`` and its weights). ``reward="margin"``
+(games that count victory points): no result, only the change in the learner's
+victory-point lead over 20 (``(my VP - enemy VP) / 20``) between consecutive learner
+decisions, so that an episode's rewards add up to its final margin over 20: for a
+side that all but always loses, where only the margin tells play apart. The result reaches
 the learner on the step in which the game ends, also when the opponent's
 decision (or an auto-applied one) ends it.
 
@@ -135,9 +139,9 @@ from fof_env.envs._common import (
     check_choice,
     check_flag,
     check_render_mode,
-    check_reward,
     derive_seed,
     new_state,
+    reward_terms,
     warn_if_torch_threads_crawl,
 )
 from fof_env.envs.infos import INFO_MODES, EpisodeEnd, forfeit_outcome, game_outcome, gym_info
@@ -178,7 +182,7 @@ class WargameEnv(gym.Env):
         side: the learner's side, a name (``"soviet"``) or index (0/1).
         opponent: an agent spec (``"random"``, ``"heuristic"``, ``"mcts:simulations=64"``:
             ``agents.specs.build_agent``) or an Agent object playing the other side.
-        reward: ``"win"`` or ``"shaped"``.
+        reward: ``"win"``, ``"shaped"`` or ``"margin"`` (see "Rewards").
         auto_single: apply the learner's single-choice decisions automatically.
         render_mode: ``None``, ``"human"`` (prints the text map), ``"ansi"`` (text map)
             or ``"rgb_array"``.
@@ -216,8 +220,7 @@ class WargameEnv(gym.Env):
         self.opponent_side = self.game.player_names[self.opponent_player]
         self._check_opponent(opponent)
         self._opponent_spec = opponent
-        self._potential = potential_fn(self.game)
-        check_reward(reward, self._potential)
+        self._potential, self._counts_result = reward_terms(self.game, reward, potential_fn(self.game))
         self.reward_mode = reward
         self.auto_single = check_flag(auto_single, "auto_single")
         check_render_mode(render_mode)
@@ -334,7 +337,8 @@ class WargameEnv(gym.Env):
         self.setup_agent = episode.setup
         self._done = False
         self._outcome = None
-        self._phi = self._potential(self.game_state, self.player) if self.reward_mode == "shaped" else 0.0
+        # "margin" counts from 0, so that an episode's rewards add up to the final lead itself
+        self._phi = self._potential(self.game_state, self.player) if self._potential and self._counts_result else 0.0
         return self._observation(), self._info(*episode.counts)
 
     def step(self, action: Any):
@@ -350,8 +354,8 @@ class WargameEnv(gym.Env):
         state = self.game_state
         terminated = state.is_terminal
         truncated = self._truncated()
-        reward = float(state.returns()[self.player]) if terminated else 0.0
-        if self.reward_mode == "shaped":
+        reward = float(state.returns()[self.player]) if terminated and self._counts_result else 0.0
+        if self._potential is not None:
             phi = self._potential(state, self.player)
             reward += phi - self._phi
             self._phi = phi

@@ -236,3 +236,22 @@ def test_human_render_prints_the_text_map(capsys):
 def test_an_unknown_render_mode_is_refused():
     with pytest.raises(ValueError, match="render_mode must be None or one of"):
         WargameAECEnv(GAME, render_mode="video")
+
+
+def test_margin_rewards_sum_to_each_sides_vp_lead():
+    e = WargameAECEnv("compound_raid", reward="margin")
+    rng = np.random.default_rng(4)
+    for seed in range(3):
+        e.reset(seed=seed)
+        totals = dict.fromkeys(e.possible_agents, 0.0)
+        for agent in e.agent_iter():
+            obs, r, terminated, truncated, info = e.last()
+            totals[agent] += r
+            if terminated or truncated:
+                e.step(None)
+                continue
+            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        vp = e.game_state.victory_points()
+        for p, agent in enumerate(e.possible_agents):
+            assert totals[agent] == pytest.approx((vp[p] - vp[1 - p]) / 20)  # no +/-1 for the result
+        assert e.game_state.is_terminal

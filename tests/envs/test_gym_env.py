@@ -552,3 +552,27 @@ def test_reset_never_hands_the_learner_a_truncated_episode():
     env.game.max_decisions = 2
     with pytest.raises(RuntimeError, match="games in a row gave the learner"):
         env.reset(seed=0)
+
+
+@pytest.mark.parametrize("side", ["militia", "british"])
+def test_margin_reward_adds_up_to_the_final_vp_margin_and_pays_no_result(side):
+    # Compound Raid's militia all but always lose: "margin" pays (my VP - enemy VP) / 20, no +/-1.
+    env = WargameEnv("compound_raid", side=side, reward="margin")
+    rng = np.random.default_rng(3)
+    finished = 0
+    for seed in range(4):
+        obs, info = env.reset(seed=seed)
+        total, terminated, truncated = 0.0, False, False
+        while not (terminated or truncated):
+            obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+            total += reward
+        vp = env.game_state.victory_points()
+        me = env.player
+        assert total == pytest.approx((vp[me] - vp[1 - me]) / 20)
+        finished += terminated
+    assert finished == 4
+
+
+def test_margin_reward_needs_victory_points():
+    with pytest.raises(ValueError, match="strike_force_one counts no victory points; use reward='win'"):
+        WargameEnv(GAME, side="us", reward="margin")
