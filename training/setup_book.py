@@ -1,7 +1,8 @@
 """Measure a learned bot's set-up book: ``python -m training.setup_book``.
 
 ``python -m training.setup_book --game GAME --side SIDE [--model PATH] [--opponent heuristic]
-[--games 3000] [--points 4] [--plans 0] [--plan-weights W ...] [--from BOOK] [--seed 0] [--workers 1] [--out PATH]`` finds the model's unseen
+[--games 3000] [--points 4] [--cap W] [--plans 0] [--plan-weights W ...] [--from BOOK] [--over BOOK] [--seed 0]
+[--workers 1] [--out PATH]`` finds the model's unseen
 placements (the k-th one the side makes in a game) and their candidate points: every point the
 game's heuristic draws there in 50 probe games, and the two the policy itself likes best. It then
 plays ``--games`` games of the model against ``--opponent``, each from a set-up drawn uniformly
@@ -13,6 +14,13 @@ games (with 4, the default, a point passes 40% of 100 games by chance less than 
 thousand; with 3, about once in sixteen); it is written whole to ``--out`` (default beside the model,
 :func:`agents.setup_book.book_path`) with the command, the weights' sha256 and every candidate's
 rate, which ``ppo`` then reads by default (:mod:`agents.setup_book`).
+
+``--over BOOK`` plays the games over the points ``BOOK`` lists per placement instead of the probed
+candidates: it measures how well the model plays from each point of a book it was trained on.
+``--cap W`` weights the book by the rates instead of equally: the best points get ``W`` each and the
+next the rest (:func:`capped_weights`; with ``W`` 0.3, four points at 0.3, 0.3, 0.3 and 0.1), so that
+no point is drawn in more than ``W`` of games (0.3: it passes 40% of 100 games by chance about once
+in ninety) while the weakest is drawn least.
 
 ``--plans K`` (at most ``--points``) also lists K whole set-ups with equal weights, plan k giving
 each placement its k-th best point (:func:`plan_points`, where placements share an area), so that
@@ -133,18 +141,35 @@ def measure(game_name: str, side: str, model: str, opponent: str, games: int, se
     return tallies
 
 
+def capped_weights(ranked: list[str], cap: float) -> dict[str, float]:
+    """Weights for ``ranked`` (best first) that sum to 1 with none over ``cap``: ``cap`` for each of
+    the best while they fit, the rest to the next point (the weighted draw that scores most, if the
+    rates add up, among those that draw no point in more than ``cap`` of games)."""
+    if not 0 < cap <= 1 or len(ranked) * cap < 1 - 1e-9:
+        raise ValueError(f"cannot weight {len(ranked)} point(s) with none over {cap}")
+    weights: dict[str, float] = {}
+    left = 1.0
+    for name in ranked:
+        if left <= 1e-9:
+            break
+        weights[name] = round(min(cap, left), 6)
+        left -= weights[name]
+    return weights
+
+
 def book_card(game, side: str, sha256: str, tallies, points: int, games: int,
-              command: str, plans: int = 0) -> dict:
+              command: str, plans: int = 0, cap: float | None = None) -> dict:
     """The book: per placement the ``points`` points with the best measured rates (ties to the name),
-    equal weights; with ``plans``, :func:`plan_points`' plans, equal weights, each plan's points
-    added to their placements' groups."""
+    equal weights (with ``cap``, :func:`capped_weights` over all the ranked points instead); with
+    ``plans``, :func:`plan_points`' plans, equal weights, each plan's points added to their
+    placements' groups."""
     def rate(item):
         wins, n = item[1]
         return wins / n if n else 0.0
 
     ranked = [[name for name, _ in sorted(tally.items(), key=lambda item: (-rate(item), item[0]))]
               for tally in tallies]
-    groups = [dict.fromkeys(names[:points], 1.0) for names in ranked]
+    groups = [capped_weights(names, cap) if cap else dict.fromkeys(names[:points], 1.0) for names in ranked]
     measured = [{name: {"wins": tally[name][0], "games": tally[name][1]} for name in names}
                 for names, tally in zip(ranked, tallies, strict=True)]
     card = {"format": BOOK_FORMAT, "game": game.name, "side": side, "model_sha256": sha256,
@@ -197,6 +222,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--opponent", default="heuristic")
     parser.add_argument("--games", type=int, default=3000)
     parser.add_argument("--points", type=int, default=4, help="points per placement in the book (default 4)")
+    parser.add_argument("--cap", type=float, metavar="W",
+                        help="weight the best points W each, the rest to the next (default: --points equal weights)")
+    parser.add_argument("--over", metavar="BOOK",
+                        help="play over the points this book lists instead of the probed candidates")
     parser.add_argument("--plans", type=int, default=0,
                         help="whole set-ups in the book, plan k the k-th best point of each placement (default 0)")
     parser.add_argument("--plan-weights", type=float, nargs="+", metavar="W",
@@ -211,6 +240,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--games, --workers and --points must be at least 1")
     if not 0 <= args.plans <= args.points:
         parser.error(f"--plans must be between 0 and --points ({args.points})")
+    if args.cap is not None and not (math.isfinite(args.cap) and 0 < args.cap <= 1):
+        parser.error("--cap must be a number in (0, 1]")
+    if args.cap is not None and args.plans:
+        parser.error("--cap weights points placement by placement; a book with --plans weights its plans")
+    if args.source and args.over:
+        parser.error("--from takes rates without playing; --over plays: give one of them")
     if args.plan_weights is not None and (len(args.plan_weights) != args.plans
                                           or not all(math.isfinite(w) and w > 0 for w in args.plan_weights)):
         parser.error(f"--plan-weights must give {args.plans} finite weights over 0, one per plan")
@@ -223,18 +258,20 @@ def main(argv: list[str] | None = None) -> int:
         model = args.model or str(shipped_model_path(game.name, args.side))
         sha256 = read_model_card(model)["weights"]["sha256"]
         source = tallies_from(args.source, game, args.side) if args.source else None
+        over = [list(g) for g in read_book(args.over, game, args.side).groups] if args.over else None
     except (ValueError, KeyError, OSError) as exc:
         print(f"setup_book: {exc}", file=sys.stderr)
         return 2
     command = "python -m training.setup_book " + shlex.join(argv if argv is not None else sys.argv[1:])
     if source is None:
-        groups = candidates(game, args.side, model)
+        groups = over or candidates(game, args.side, model)
         print(f"{len(groups)} placements; candidates: " + "; ".join(", ".join(g) for g in groups), flush=True)
         tallies = measure(game.name, args.side, model, args.opponent, args.games, args.seed, args.workers, groups)
-        card = book_card(game, args.side, sha256, tallies, args.points, args.games, command, args.plans)
+        card = book_card(game, args.side, sha256, tallies, args.points, args.games, command, args.plans, args.cap)
     else:
         tallies, provenance = source
-        card = book_card(game, args.side, sha256, tallies, args.points, provenance["games"], command, args.plans)
+        card = book_card(game, args.side, sha256, tallies, args.points, provenance["games"], command, args.plans,
+                         args.cap)
         card["measured_by"] = provenance
     for plan, weight in zip(card.get("plans", []), args.plan_weights or [], strict=False):
         plan["weight"] = weight

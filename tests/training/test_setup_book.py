@@ -82,3 +82,37 @@ def test_plan_weights_weight_the_plans_and_must_match_them(tmp_path, capsys):
             setup_book.main(["--game", "lost_and_found", "--side", "taliban", "--plans", "2",
                              "--plan-weights", *bad, "--from", source])
         assert "--plan-weights must give 2 finite weights over 0" in capsys.readouterr().err
+
+
+def test_capped_weights_fill_the_best_points_to_the_cap_and_the_rest_to_the_next():
+    assert setup_book.capped_weights(["a", "b", "c", "d", "e"], 0.3) == {"a": 0.3, "b": 0.3, "c": 0.3, "d": 0.1}
+    assert setup_book.capped_weights(["a", "b", "c", "d"], 0.25) == {"a": 0.25, "b": 0.25, "c": 0.25, "d": 0.25}
+    assert setup_book.capped_weights(["a", "b"], 1.0) == {"a": 1.0}
+    import pytest
+
+    with pytest.raises(ValueError, match="cannot weight 3 point"):
+        setup_book.capped_weights(["a", "b", "c"], 0.3)  # 0.9 of the games would have no point
+
+
+def test_over_a_book_plays_its_points_and_cap_weights_them_by_rate(tmp_path, capsys):
+    import pytest
+
+    shipped = shipped_model_path("lost_and_found", "taliban")
+    source = shipped.with_name(shipped.stem + ".setups.json")
+    listed = [set(group) for group in read_book(source, make_game("lost_and_found"), "taliban").groups]
+    out = tmp_path / "capped.setups.json"
+    assert setup_book.main(["--game", "lost_and_found", "--side", "taliban", "--over", str(source),
+                            "--games", "6", "--cap", "0.3", "--out", str(out)]) == 0
+    card = json.loads(out.read_text())
+    for group, measured, points in zip(card["groups"], card["measured"], listed, strict=True):
+        assert set(measured) == points  # the book's points, not the probed candidates
+        assert sorted(group.values()) == [0.1, 0.3, 0.3, 0.3]
+        rate = {name: m["wins"] / max(1, m["games"]) for name, m in measured.items()}
+        weakest = min(group, key=group.get)
+        assert all(rate[weakest] <= rate[name] for name in group)  # the least drawn is the worst measured
+    for bad, why in ((["--cap", "0"], "--cap must be a number in (0, 1]"),
+                     (["--cap", "0.3", "--plans", "2"], "a book with --plans weights its plans"),
+                     (["--over", str(source), "--from", str(source)], "give one of them")):
+        with pytest.raises(SystemExit):
+            setup_book.main(["--game", "lost_and_found", "--side", "taliban", *bad])
+        assert why in capsys.readouterr().err
