@@ -188,6 +188,10 @@ train-shipped: $(STAMP)
 	$(call finish_shipped,fubar_lost_and_found-usmc)
 	$(VENV)/bin/fof train --game compound_raid --side militia --imitate heuristic --imitation-games 1500 --reward shaped --opponent heuristic random --opponent-weights 0.5 0.5 --eval-opponent heuristic random --steps 100000 --eval-every 100000 --eval-games 100 --final-eval-games 400 --out runs/shipped-compound_raid-militia
 	$(call finish_shipped,compound_raid-militia)
+	@# Then trained on the VP margin (--reward margin; the fair bar compares margins where the heuristic militia win 1%)
+	$(VENV)/bin/fof train --game compound_raid --side militia --init ppo --reward margin --steps 400000 --envs 1 --opponent heuristic random --opponent-weights 0.8 0.2 --eval-opponent heuristic random --learning-rate 1e-4 --ent-coef 0.005 --gamma 0.995 --eval-every 100000 --checkpoint-every 50000 --eval-games 100 --final-eval-games 400 --no-progress --out runs/cr-militia-margin
+	$(VENV)/bin/fof train --game compound_raid --side militia --init runs/cr-militia-margin/model.safetensors --reward margin --steps 200000 --envs 1 --opponent heuristic random --opponent-weights 0.5 0.5 --eval-opponent heuristic random --learning-rate 1e-4 --ent-coef 0.005 --gamma 0.995 --eval-every 100000 --checkpoint-every 50000 --eval-games 100 --final-eval-games 400 --no-progress --out runs/cr-militia-margin2
+	$(call copy_model,runs/cr-militia-margin2,compound_raid-militia)
 	$(VENV)/bin/fof train --game wwii_hedgerow_hamlet --side ger --imitate heuristic --imitation-games 800 --opponent heuristic random --opponent-weights 0.8 0.2 --eval-opponent heuristic random --steps 75000 --eval-every 75000 --eval-games 100 --final-eval-games 400 --out runs/shipped-wwii_hedgerow_hamlet-ger
 	$(call finish_shipped,wwii_hedgerow_hamlet-ger)
 	@# Then fine-tuned from it on the heuristic's mixed set-ups (--learner-setup heuristic): 56.4% -> 62.1%
