@@ -81,6 +81,20 @@ def test_agent_selection_follows_the_engine(game, auto_single):
             assert same > 0  # e.g. the Taliban deploy every team, then decide which hide
 
 
+def _random_episode_rewards(e, rng) -> dict[str, float]:
+    """Play the reset env ``e`` to its end with random legal actions; each agent's summed rewards
+    (``last()`` reports the cumulative reward since the agent last acted: the sum is the episode's)."""
+    totals = dict.fromkeys(e.possible_agents, 0.0)
+    for agent in e.agent_iter():
+        obs, r, terminated, truncated, info = e.last()
+        totals[agent] += r
+        if terminated or truncated:
+            e.step(None)
+            continue
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return totals
+
+
 @pytest.mark.parametrize("reward", ["win", "shaped"])
 def test_lost_and_found_rewards_sum_to_the_returns(reward):
     e = WargameAECEnv(LAF, reward=reward)
@@ -88,20 +102,12 @@ def test_lost_and_found_rewards_sum_to_the_returns(reward):
     for seed in range(10):
         e.reset(seed=seed)
         start = [lost_and_found_phi(e.game_state, p) for p in (0, 1)]
-        totals = dict.fromkeys(LAF_SIDES, 0.0)
-        for agent in e.agent_iter():
-            obs, r, terminated, truncated, info = e.last()
-            totals[agent] += r
-            if terminated or truncated:
-                e.step(None)
-                continue
-            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        totals = _random_episode_rewards(e, rng)
         state = e.game_state
         for p, side in enumerate(LAF_SIDES):
             expected = state.returns()[p]
             if reward == "shaped":
                 expected += lost_and_found_phi(state, p) - start[p]
-            # last() reports the cumulative reward since the agent last acted: the sum is the episode's
             assert totals[side] == pytest.approx(expected)
 
 
@@ -243,14 +249,7 @@ def test_margin_rewards_sum_to_each_sides_vp_lead():
     rng = np.random.default_rng(4)
     for seed in range(3):
         e.reset(seed=seed)
-        totals = dict.fromkeys(e.possible_agents, 0.0)
-        for agent in e.agent_iter():
-            obs, r, terminated, truncated, info = e.last()
-            totals[agent] += r
-            if terminated or truncated:
-                e.step(None)
-                continue
-            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        totals = _random_episode_rewards(e, rng)
         vp = e.game_state.victory_points()
         for p, agent in enumerate(e.possible_agents):
             assert totals[agent] == pytest.approx((vp[p] - vp[1 - p]) / 20)  # no +/-1 for the result

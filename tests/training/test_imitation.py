@@ -15,6 +15,7 @@ from agents.policy_io import build_policy, policy_blob  # noqa: E402
 from evaluation.executors import make_executor  # noqa: E402
 from evaluation.match import build_agent  # noqa: E402
 from fof_env.core.registry import make_game  # noqa: E402
+from tests.training.policies import tiny_arch  # noqa: E402
 from training.callbacks import ImitationAnchor  # noqa: E402
 from training.envs import build_env  # noqa: E402
 from training.imitation import (  # noqa: E402
@@ -29,10 +30,7 @@ from training.imitation import (  # noqa: E402
 
 def _fresh_policy_and_demonstrations():
     game = make_game("strike_force_one")
-    arch = {"policy": "MaskableActorCriticPolicy", "net_arch": {"pi": [16], "vf": [16]}, "activation": "Tanh",
-            "features_extractor": "FlattenExtractor", "share_features_extractor": True,
-            "observation_shape": list(game.observation_shape), "num_actions": game.num_actions,
-            "both_sides": False}  # fmt: skip
+    arch = tiny_arch(game)
     torch.manual_seed(0)
     policy = build_policy(arch, lambda _progress: 1e-3)
     env = build_env("strike_force_one", "soviet", {}, [("random", 1.0)], "win", None)

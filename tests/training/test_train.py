@@ -19,6 +19,7 @@ from agents.ppo import load_policy  # noqa: E402
 from evaluation.match import play_game  # noqa: E402
 from fof_env import cli  # noqa: E402
 from fof_env.core.registry import make_game  # noqa: E402
+from tests.training.policies import tiny_arch  # noqa: E402
 from training import callbacks  # noqa: E402
 from training.opponents import checkpoints  # noqa: E402
 from training.train import TrainConfig, resolve_init, train  # noqa: E402
@@ -498,10 +499,7 @@ def test_imitation_games_and_evaluations_give_the_same_results_on_a_process_pool
 
     game = make_game("strike_force_one")
     env_args = ("strike_force_one", "soviet", {}, [("random", 1.0)], "win", None)
-    arch = {"policy": "MaskableActorCriticPolicy", "net_arch": {"pi": [16], "vf": [16]}, "activation": "Tanh",
-            "features_extractor": "FlattenExtractor", "share_features_extractor": True,
-            "observation_shape": list(game.observation_shape), "num_actions": game.num_actions,
-            "both_sides": False}  # fmt: skip
+    arch = tiny_arch(game)
     torch.manual_seed(0)
     policy = build_policy(arch)
     here = collect(build_env(*env_args), "heuristic", 60, 5, 0.99)
@@ -812,10 +810,7 @@ def test_evaluation_points_carry_the_mean_vp_margin_where_the_game_counts_victor
     from evaluation.executors import make_executor
 
     game = make_game("compound_raid")
-    arch = {"policy": "MaskableActorCriticPolicy", "net_arch": {"pi": [8], "vf": [8]}, "activation": "Tanh",
-            "features_extractor": "FlattenExtractor", "share_features_extractor": True,
-            "observation_shape": list(game.observation_shape), "num_actions": game.num_actions,
-            "both_sides": False}  # fmt: skip
+    arch = tiny_arch(game, 8)
     torch.manual_seed(1)
     policy = build_policy(arch)
     inline = callbacks.evaluate_policy(game, "militia", policy, "random", 4, 5)
