@@ -265,6 +265,15 @@ def main(argv: list[str] | None = None) -> int:
     command = "python -m training.setup_book " + shlex.join(argv if argv is not None else sys.argv[1:])
     if source is None:
         groups = over or candidates(game, args.side, model)
+    else:
+        groups = [list(tally) for tally in source[0]]
+    if args.cap:
+        short = [k + 1 for k, points in enumerate(groups) if len(points) * args.cap < 1 - 1e-9]
+        if short:  # before any game is played
+            print(f"setup_book: --cap {args.cap} needs at least {math.ceil(1 / args.cap - 1e-9)} points a placement; "
+                  f"placement(s) {', '.join(map(str, short))} have fewer", file=sys.stderr)
+            return 2
+    if source is None:
         print(f"{len(groups)} placements; candidates: " + "; ".join(", ".join(g) for g in groups), flush=True)
         tallies = measure(game.name, args.side, model, args.opponent, args.games, args.seed, args.workers, groups)
         card = book_card(game, args.side, sha256, tallies, args.points, args.games, command, args.plans, args.cap)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from agents.ppo import shipped_model_path
 from agents.setup_book import read_book
 from fof_env.core.registry import make_game
@@ -116,3 +118,13 @@ def test_over_a_book_plays_its_points_and_cap_weights_them_by_rate(tmp_path, cap
         with pytest.raises(SystemExit):
             setup_book.main(["--game", "lost_and_found", "--side", "taliban", *bad])
         assert why in capsys.readouterr().err
+
+
+def test_a_cap_too_small_for_the_points_is_one_line_before_any_game(capsys, monkeypatch):
+    shipped = shipped_model_path("lost_and_found", "taliban")
+    source = str(shipped.with_name(shipped.stem + ".setups.json"))
+    monkeypatch.setattr(setup_book, "measure", lambda *a, **k: pytest.fail("played games"))
+    for extra in (["--over", source], ["--from", source]):
+        assert setup_book.main(["--game", "lost_and_found", "--side", "taliban", *extra, "--cap", "0.2"]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "--cap 0.2 needs at least 5 points a placement" in err
