@@ -141,11 +141,16 @@ def measure(game_name: str, side: str, model: str, opponent: str, games: int, se
     return tallies
 
 
+def cap_fits(points: int, cap: float) -> bool:
+    """``points`` points can share the draw with none over ``cap`` (at least ceil(1 / cap) of them)."""
+    return points * cap >= 1 - 1e-9
+
+
 def capped_weights(ranked: list[str], cap: float) -> dict[str, float]:
     """Weights for ``ranked`` (best first) that sum to 1 with none over ``cap``: ``cap`` for each of
     the best while they fit, the rest to the next point (the weighted draw that scores most, if the
     rates add up, among those that draw no point in more than ``cap`` of games)."""
-    if not 0 < cap <= 1 or len(ranked) * cap < 1 - 1e-9:
+    if not 0 < cap <= 1 or not cap_fits(len(ranked), cap):
         raise ValueError(f"cannot weight {len(ranked)} point(s) with none over {cap}")
     weights: dict[str, float] = {}
     left = 1.0
@@ -264,23 +269,20 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     command = "python -m training.setup_book " + shlex.join(argv if argv is not None else sys.argv[1:])
     if source is None:
-        groups = over or candidates(game, args.side, model)
-    else:
-        groups = [list(tally) for tally in source[0]]
-    if args.cap:
-        short = [k + 1 for k, points in enumerate(groups) if len(points) * args.cap < 1 - 1e-9]
-        if short:  # before any game is played
-            print(f"setup_book: --cap {args.cap} needs at least {math.ceil(1 / args.cap - 1e-9)} points a placement; "
-                  f"placement(s) {', '.join(map(str, short))} have fewer", file=sys.stderr)
-            return 2
-    if source is None:
-        print(f"{len(groups)} placements; candidates: " + "; ".join(", ".join(g) for g in groups), flush=True)
-        tallies = measure(game.name, args.side, model, args.opponent, args.games, args.seed, args.workers, groups)
-        card = book_card(game, args.side, sha256, tallies, args.points, args.games, command, args.plans, args.cap)
+        groups, tallies, games = over or candidates(game, args.side, model), None, args.games
     else:
         tallies, provenance = source
-        card = book_card(game, args.side, sha256, tallies, args.points, provenance["games"], command, args.plans,
-                         args.cap)
+        groups, games = [list(tally) for tally in tallies], provenance["games"]
+    short = [k + 1 for k, points in enumerate(groups) if args.cap and not cap_fits(len(points), args.cap)]
+    if short:  # before any game is played
+        print(f"setup_book: --cap {args.cap} needs at least {math.ceil(1 / args.cap - 1e-9)} points a placement; "
+              f"placement(s) {', '.join(map(str, short))} have fewer", file=sys.stderr)
+        return 2
+    if tallies is None:
+        print(f"{len(groups)} placements; candidates: " + "; ".join(", ".join(g) for g in groups), flush=True)
+        tallies = measure(game.name, args.side, model, args.opponent, args.games, args.seed, args.workers, groups)
+    card = book_card(game, args.side, sha256, tallies, args.points, games, command, args.plans, args.cap)
+    if source is not None:
         card["measured_by"] = provenance
     for plan, weight in zip(card.get("plans", []), args.plan_weights or [], strict=False):
         plan["weight"] = weight
