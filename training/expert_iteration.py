@@ -9,9 +9,13 @@ AlphaZero's policy target):
    ``seed + i``. With ``prior=ppo`` the search reads the policy being improved (``--init``; default
    the model shipped for the side). At every decision the search makes with more than one legal
    action, the policy's observation, the legal mask and the search's root **visit distribution** are
-   kept, and, once the game ends, its result for the side.
+   kept, and, once the game ends, its result for the side. The side's unseen placements
+   (:mod:`agents.mixed_setup`) are not searched: the ``ppo`` bot of ``--init`` makes them as it
+   would in play (its set-up book where one matches it, else the heuristic's draw), seeded by the
+   game, so the policy learns from the set-ups its bot will draw.
 2. **Train.** From ``--init``, the policy head is fitted to the visit distributions by cross-entropy
-   and the value head to the game results by squared error (``--epochs`` passes, Adam at
+   (or, with ``--target move``, to the move the search played, one-hot: a target as sharp as the
+   search's choice) and the value head to the game results by squared error (``--epochs`` passes, Adam at
    ``--learning-rate``, gradient norm clipped to 0.5); the last tenth of the games are held out and
    their cross-entropy and the agreement of the policy's most probable action with the search's
    move, before and after, are reported.
@@ -20,7 +24,13 @@ AlphaZero's policy target):
 
 Writes ``--out``/``model.safetensors`` and ``model.json``, a model card like ``fof train``'s (the same
 architecture; ``command`` is this command; ``expert_iteration`` holds the round's figures and the
-init model's command and sha256; ``final_evaluation`` the new policy's games), and ``round.json``.
+init model's command and sha256; ``final_evaluation`` the new policy's games), ``round.json``, and
+``model.setups.json``, the init model's set-up book bound to the new weights, where it has one. The
+search games, the round's long part, are kept in ``search_games.npz`` (plain arrays, read with
+``allow_pickle=False``) as soon as they are played: ``--resume`` reads them instead of playing them
+again, if a round with the same game, side, search, opponent, init weights, games and seed saved them
+(a round cut short in training or evaluation, or the same games trained with another ``--target``,
+``--epochs`` or ``--learning-rate``).
 ``--init`` of a round is the model the previous round wrote. Nothing is unpickled: the policies travel
 between processes as model files.
 """
@@ -55,6 +65,7 @@ def _search_job(job: tuple) -> dict[str, Any]:
     rows: dict[str, list] = {"obs": [], "mask": [], "target": [], "result": [], "game": [], "chosen": []}
     wins = 0.0
     for i in range(first, first + count):
+        observer.reseed((seed + i) * 2)  # its set-up draw (book or heuristic) is the game's, not entropy's
         searcher = build_agent(spec, game, player, (seed + i) * 2)
         if getattr(searcher, "_nets", None) is not None:  # prior=ppo / evaluation=ppo: the policy being improved
             searcher._nets[player] = observer
@@ -64,7 +75,9 @@ def _search_job(job: tuple) -> dict[str, Any]:
         start = len(rows["obs"])
         while not state.is_terminal:
             mover = state.current_player
-            if mover == player and len(state.legal_actions()) > 1:
+            if mover == player and state.is_unseen_placement():  # the bot's set-up, as it ships: not searched
+                action = observer.act(state)
+            elif mover == player and len(state.legal_actions()) > 1:
                 obs, mask = observer.observe(state), state.legal_mask()
                 action = searcher.act(state)
                 visits = searcher.last_search.visits
@@ -95,6 +108,48 @@ def play_search_games(game_name: str, player: int, spec: str, opponent: str, ini
     out = {k: np.concatenate([p[k] for p in parts]) for k in ("obs", "mask", "target", "result", "game", "chosen")}
     out["score"] = sum(p["wins"] for p in parts) / games
     return out
+
+
+GAMES_FILE = "search_games.npz"  # a round's search games, so that --resume need not play them again
+_ROWS = ("obs", "mask", "target", "result", "game", "chosen")
+
+
+def save_search_games(path: Path, data: dict[str, Any], key: dict[str, Any]) -> None:
+    """Write the search games ``data`` and the ``key`` of the round that played them to ``path``, whole
+    (a ``.npz`` of plain arrays, the key as JSON text: nothing pickled)."""
+    import io
+
+    from fof_env.core.files import write_bytes_atomic
+
+    buffer = io.BytesIO()
+    np.savez(buffer, key=np.array(json.dumps(key, sort_keys=True)), score=np.array(data["score"]),
+             **{k: data[k] for k in _ROWS})  # fmt: skip
+    write_bytes_atomic(path, buffer.getvalue())
+
+
+def load_search_games(path: Path, key: dict[str, Any]) -> dict[str, Any] | None:
+    """The search games saved at ``path`` by a round with this ``key``; None where there are none, or
+    they were played by another round (ValueError for a file that is not such a save)."""
+    if not path.exists():
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as saved:
+            if json.loads(str(saved["key"])) != key:
+                return None
+            data = {k: saved[k] for k in _ROWS}
+            data["score"] = float(saved["score"])
+    except (OSError, KeyError, ValueError) as exc:
+        raise ValueError(f"cannot resume from {path}: not a round's search games ({exc})") from None
+    if len({len(v) for k, v in data.items() if k != "score"}) != 1:
+        raise ValueError(f"cannot resume from {path}: its arrays differ in length")
+    return data
+
+
+def move_targets(data: dict[str, Any]) -> np.ndarray:
+    """One-hot targets on the move the search played (``--target move``), in place of its visit shares."""
+    target = np.zeros_like(data["target"])
+    target[np.arange(len(target)), data["chosen"]] = 1.0
+    return target
 
 
 def _visit_cross_entropy(torch, logp, target):
@@ -161,6 +216,25 @@ def train_on_visits(init: str, data: dict[str, Any], epochs: int, learning_rate:
                     "learning_rate": learning_rate}  # fmt: skip
 
 
+def keep_setup_book(init: str, model: Path, game, side: str, sha256: str) -> Path | None:
+    """The init model's set-up book (:mod:`agents.setup_book`), bound to the new weights ``sha256`` and
+    written beside ``model``: the search games drew the bot's unseen placements from it, so the new
+    policy learned from those set-ups and its bot keeps drawing them. None where ``init`` has no book
+    that matches its own weights (its bot draws as the heuristic does, and so will the new one)."""
+    from agents.policy_io import read_model_card
+    from agents.setup_book import book_path, read_book, write_book
+
+    where = book_path(init)
+    if not where.exists():
+        return None
+    book = read_book(where, game, side)
+    if book.model_sha256 != read_model_card(init).get("weights", {}).get("sha256"):
+        return None
+    out = book_path(model)
+    write_book(out, {**book.card, "model_sha256": sha256, "kept_from": {"book": where.name, "model_sha256": book.model_sha256}})
+    return out
+
+
 def _eval_job(job: tuple) -> list[float]:
     from evaluation.match import build_agent, play_game
     from fof_env.core.registry import make_game
@@ -206,6 +280,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--learning-rate", type=float, default=1e-4)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--target", choices=("visits", "move"), default="visits",
+                        help="the policy's target: the search's root visit shares, or its move played (one-hot)")
+    parser.add_argument("--resume", action="store_true",
+                        help=f"read the search games from OUT/{GAMES_FILE} where this round saved them")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     from agents.policy_io import export_weights, read_model_card, sha256_of, write_atomic
@@ -237,10 +315,24 @@ def main(argv: list[str] | None = None) -> int:
     print(f"expert_iteration: {args.games} games of {args.search} against {args.opponent} on {args.workers} "
           f"worker(s), then training and {args.eval_games} + {args.eval_games} evaluation games...", flush=True)
     start = time.perf_counter()
-    data = play_search_games(game.name, player, args.search, args.opponent, init, args.games, args.seed, args.workers)
-    played = time.perf_counter() - start
-    print(f"{args.games} search games in {played:.0f} s: the search scored {data['score']:.3f}, "
-          f"{len(data['obs'])} decisions kept", flush=True)
+    key = {"game": game.name, "side": side, "search": args.search, "opponent": args.opponent, "games": args.games,
+           "seed": args.seed, "init_sha256": sha256_of(Path(init).read_bytes())}  # fmt: skip
+    saved = args.out / GAMES_FILE
+    try:
+        data = load_search_games(saved, key) if args.resume else None
+    except ValueError as exc:
+        parser.error(str(exc))
+    if data is None:
+        data = play_search_games(game.name, player, args.search, args.opponent, init, args.games, args.seed,
+                                 args.workers)  # fmt: skip
+        save_search_games(saved, data, key)
+        print(f"{args.games} search games in {time.perf_counter() - start:.0f} s (kept in {saved}): the search "
+              f"scored {data['score']:.3f}, {len(data['obs'])} decisions kept", flush=True)
+    else:
+        print(f"{args.games} search games read from {saved}: the search scored {data['score']:.3f}, "
+              f"{len(data['obs'])} decisions", flush=True)
+    if args.target == "move":
+        data["target"] = move_targets(data)
     policy, report = train_on_visits(init, data, args.epochs, args.learning_rate, args.seed)
     print(f"held-out cross-entropy {report['held_out_before']['cross_entropy']} -> "
           f"{report['held_out_after']['cross_entropy']}, agreement with the search "
@@ -250,6 +342,7 @@ def main(argv: list[str] | None = None) -> int:
     init_card = read_model_card(init)
     card = {k: v for k, v in init_card.items() if k not in ("resume_commands", "selected", "final_evaluation")}
     card["weights"] = export_weights(policy, model)
+    kept = keep_setup_book(init, model, game, side, card["weights"]["sha256"])
     write_atomic(args.out / "model.json", (json.dumps(card, indent=1) + "\n").encode("utf-8"))  # evaluated next
     eval_seed = args.seed + 1_000_000
     new = _evaluate(game.name, player, str(model), args.opponent, args.eval_games, eval_seed, args.workers)
@@ -261,6 +354,7 @@ def main(argv: list[str] | None = None) -> int:
         "final_evaluation": [_summary(new, side, args.opponent)],
         "expert_iteration": {
             "search": args.search, "opponent": args.opponent, "games": args.games, "seed": args.seed,
+            "target": args.target,
             "search_score": round(data["score"], 4), "training": report,
             "init": {"file": Path(init).name, "sha256": sha256_of(Path(init).read_bytes()),
                      "command": init_card.get("command")},
@@ -275,7 +369,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"against {args.opponent}, {args.eval_games} games each on the same seeds: new {e['new']['score']} "
           f"[{e['new']['low']}, {e['new']['high']}], init {e['init']['score']}; paired gain "
           f"{e['paired_gain']:+.3f} +/- {e['paired_gain_95']:.3f}")
-    print(f"wrote {model} and its card")
+    print(f"wrote {model} and its card" + (f", and {kept.name}, its init's set-up book" if kept else ""))
     return 0
 
 

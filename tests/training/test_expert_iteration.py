@@ -11,7 +11,9 @@ import pytest
 import fof_env
 from agents import make_agent
 from agents.ppo import shipped_model_path
-from training.expert_iteration import main, play_search_games, train_on_visits
+from agents.ppo import PPOAgent
+from agents.setup_book import book_path, read_book, write_book
+from training.expert_iteration import keep_setup_book, main, play_search_games, train_on_visits
 
 SEARCH = "mcts:simulations=6,opponent=heuristic,prior=ppo,rollout_limit=0"
 
@@ -28,6 +30,45 @@ def test_the_targets_are_the_searchs_visit_shares_on_legal_actions():
     rows = np.arange(len(data["chosen"]))
     assert np.all(data["target"][rows, data["chosen"]] == data["target"].max(1))
     assert set(data["result"].tolist()) <= {-1.0, 0.0, 1.0} and set(data["game"].tolist()) == {0, 1}
+
+
+def test_the_bots_unseen_placements_are_its_set_up_books_not_the_searchs():
+    """The Lost & Found Taliban hide where the shipped bot would (its set-up book, seeded by the game):
+    the first searched decision is the one after that set-up, and no set-up decision is a target."""
+    game = fof_env.make_game("lost_and_found")
+    init = str(shipped_model_path("lost_and_found", "taliban"))
+    data = play_search_games("lost_and_found", 0, SEARCH, "heuristic", init, games=1, seed=4, workers=1)
+    bot = PPOAgent(game, 0, path=init)
+    assert bot.book is not None
+    bot.reseed(4 * 2)
+    state = game.new_initial_state(4)
+    placed = []
+    while state.is_unseen_placement():
+        placed.append(state.action_to_str(action := bot.act(state)))
+        state.apply(action)
+    assert len(placed) >= 4 and all(p in group for p, group in zip(placed, bot.book.groups, strict=False))
+    usmc = make_agent("heuristic", game, 1, seed=4 * 2 + 1)  # the round's opponent in its game 0
+    while state.current_player != 0 or len(state.legal_actions()) < 2:  # the USMC set up
+        state.apply(usmc.act(state) if state.current_player else state.legal_actions()[0])
+    assert np.array_equal(data["obs"][0], bot.observe(state))
+
+
+def test_a_round_keeps_its_init_models_set_up_book_for_the_new_weights(tmp_path):
+    game = fof_env.make_game("lost_and_found")
+    init = str(shipped_model_path("lost_and_found", "taliban"))
+    kept = keep_setup_book(init, tmp_path / "model.safetensors", game, "taliban", "ab" * 32)
+    assert kept == tmp_path / "model.setups.json"
+    book, shipped = read_book(kept, game, "taliban"), read_book(book_path(init), game, "taliban")
+    assert book.model_sha256 == "ab" * 32 and book.groups == shipped.groups
+    assert book.card["kept_from"]["model_sha256"] == shipped.model_sha256
+    sfo = str(shipped_model_path("strike_force_one", "us"))  # no book: none to keep
+    assert keep_setup_book(sfo, tmp_path / "b.safetensors", fof_env.make_game("strike_force_one"), "us", "0") is None
+    stale = tmp_path / "stale.safetensors"  # a book measured for other weights than its model's is not kept
+    stale.write_bytes(b"")
+    card = json.loads(book_path(init).with_name("lost_and_found-taliban.json").read_text())
+    (tmp_path / "stale.json").write_text(json.dumps({**card, "weights": {**card["weights"], "sha256": "cd" * 32}}))
+    write_book(book_path(stale), shipped.card)
+    assert keep_setup_book(str(stale), tmp_path / "c.safetensors", game, "taliban", "0") is None
 
 
 def test_training_moves_the_policy_towards_the_targets():
@@ -72,3 +113,36 @@ def test_bad_arguments_are_one_line_before_any_game(capsys):
         with pytest.raises(SystemExit) as stop:
             main([*argv, "--out", "/tmp/never-written"])
         assert stop.value.code == 2 and words in capsys.readouterr().err
+
+
+def test_resume_reads_the_rounds_saved_search_games_and_no_others(tmp_path, monkeypatch, capsys):
+    import training.expert_iteration as ei
+
+    out = tmp_path / "r1"
+    argv = ["--game", "strike_force_one", "--side", "us", "--search", SEARCH, "--games", "10", "--eval-games", "2",
+            "--epochs", "1", "--workers", "1", "--out", str(out)]  # fmt: skip
+    assert main(argv) == 0
+    played = np.load(out / ei.GAMES_FILE, allow_pickle=False)["chosen"]
+
+    def no_search(*_args, **_kwargs):
+        raise AssertionError("the search games were played again")
+
+    monkeypatch.setattr(ei, "play_search_games", no_search)
+    assert main([*argv, "--resume", "--target", "move"]) == 0
+    assert "10 search games read from" in capsys.readouterr().out
+    card = json.loads((out / "model.json").read_text())
+    assert card["expert_iteration"]["target"] == "move"
+    assert card["expert_iteration"]["training"]["decisions"] == len(played)
+    with pytest.raises(AssertionError, match="played again"):  # another seed: another round's games
+        main([*argv, "--resume", "--seed", "1"])
+    (out / ei.GAMES_FILE).write_bytes(b"not an npz")
+    with pytest.raises(SystemExit) as stop:
+        main([*argv, "--resume"])
+    assert stop.value.code == 2 and "cannot resume from" in capsys.readouterr().err
+
+
+def test_move_targets_are_one_hot_on_the_move_played():
+    from training.expert_iteration import move_targets
+
+    data = {"target": np.array([[0.5, 0.5, 0.0], [0.2, 0.3, 0.5]], dtype=np.float32), "chosen": np.array([1, 2])}
+    assert move_targets(data).tolist() == [[0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
