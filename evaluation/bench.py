@@ -216,8 +216,8 @@ def search_rate(game_name: str, player: int, batch: int, seconds: float, repeats
     state, positions = game.new_initial_state(seed=3), []
     bots = [make_heuristic(game, p, seed=p) for p in (0, 1)]
     while not state.is_terminal and len(positions) < 40:
-        if state.current_player == player and len(state.legal_actions()) > 1:
-            positions.append(state.clone())
+        if state.current_player == player and len(state.legal_actions()) > 1 and not state.is_unseen_placement():
+            positions.append(state.clone())  # an unseen placement is drawn, not searched (mcts setup=draw)
         state.apply(bots[state.current_player].act(state))
     searcher = MCTSAgent(game, player, seed=1, batch=batch, **SEARCH_SPEC)
 

@@ -158,7 +158,9 @@ def spiel(game: str, seconds: float, seed: int = 0) -> tuple[int, float]:
 
 def search(game: str, spec: str, player: int, decisions: int, seed: int = 0) -> dict[str, float]:
     """``spec``'s search (e.g. ``mcts:200``) as ``player`` on the first ``decisions`` positions of a
-    heuristic game where it has a choice: simulations (``last_search.iterations``) and CPU seconds."""
+    heuristic game where it has a choice and that are not unseen placements (the search draws those; a
+    tree older than ``State.is_unseen_placement`` keeps them): simulations (``last_search.iterations``)
+    and CPU seconds."""
     from agents.base import make_agent
     from evaluation.match import build_agent
 
@@ -167,8 +169,10 @@ def search(game: str, spec: str, player: int, decisions: int, seed: int = 0) -> 
     if key not in _cache:
         bots = [make_agent("heuristic", g, p, seed=seed + p) for p in (0, 1)]
         state, positions = g.new_initial_state(seed), []
+        unseen = getattr(g.new_initial_state(seed), "is_unseen_placement", None) is not None  # not in old trees
         while not state.is_terminal and len(positions) < decisions:
-            if state.current_player == player and len(state.legal_actions()) > 1:
+            if state.current_player == player and len(state.legal_actions()) > 1 \
+                    and not (unseen and state.is_unseen_placement()):  # drawn, not searched (mcts setup=draw)
                 positions.append(state.clone())
             state.apply(bots[state.current_player].act(state))
         _cache[key] = positions

@@ -49,8 +49,9 @@ class HiddenPeekingMCTS(MCTSAgent):
 
 def positions(game_name: str, seed: int, count: int, every: int = 7) -> list:
     """``count`` positions with more than one legal action, ``every`` decisions apart, along a
-    random game (restarting with the next seed if the game ends first). In Lost & Found the
-    Taliban hide every team they may, so that the USMC decide with Hidden units about."""
+    random game (restarting with the next seed if the game ends first), none of them an unseen
+    placement (drawn, not searched: ``setup=draw``). In Lost & Found the Taliban hide every team
+    they may, so that the USMC decide with Hidden units about."""
     game = fof_env.make_game(game_name)
     rng = random.Random(seed)
     out = []
@@ -61,7 +62,7 @@ def positions(game_name: str, seed: int, count: int, every: int = 7) -> list:
             seed += 1
             state = game.new_initial_state(seed=seed)
         legal = state.legal_actions()
-        if step % every == 0 and len(legal) > 1:
+        if step % every == 0 and len(legal) > 1 and not state.is_unseen_placement():
             out.append(state.clone())
         hide = state.decision_kind == "declare_hidden"
         state.apply(legal[0] if hide else legal[rng.randrange(len(legal))])

@@ -10,8 +10,7 @@ import pytest
 
 import fof_env
 from agents import make_agent
-from agents.ppo import shipped_model_path
-from agents.ppo import PPOAgent
+from agents.ppo import PPOAgent, shipped_model_path
 from agents.setup_book import book_path, read_book, write_book
 from training.expert_iteration import keep_setup_book, main, play_search_games, train_on_visits
 
