@@ -116,13 +116,13 @@ _ROWS = ("obs", "mask", "target", "result", "game", "chosen")
 
 def save_search_games(path: Path, data: dict[str, Any], key: dict[str, Any]) -> None:
     """Write the search games ``data`` and the ``key`` of the round that played them to ``path``, whole
-    (a ``.npz`` of plain arrays, the key as JSON text: nothing pickled)."""
+    (a compressed ``.npz`` of plain arrays, the key as JSON text: nothing pickled)."""
     import io
 
     from fof_env.core.files import write_bytes_atomic
 
     buffer = io.BytesIO()
-    np.savez(buffer, key=np.array(json.dumps(key, sort_keys=True)), score=np.array(data["score"]),
+    np.savez_compressed(buffer, key=np.array(json.dumps(key, sort_keys=True)), score=np.array(data["score"]),
              **{k: data[k] for k in _ROWS})  # fmt: skip
     write_bytes_atomic(path, buffer.getvalue())
 
@@ -323,6 +323,8 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         parser.error(str(exc))
     if data is None:
+        if args.resume:
+            print(f"--resume: {saved} holds no search games of this round; playing them", flush=True)
         data = play_search_games(game.name, player, args.search, args.opponent, init, args.games, args.seed,
                                  args.workers)  # fmt: skip
         save_search_games(saved, data, key)

@@ -134,6 +134,7 @@ def test_resume_reads_the_rounds_saved_search_games_and_no_others(tmp_path, monk
     assert card["expert_iteration"]["training"]["decisions"] == len(played)
     with pytest.raises(AssertionError, match="played again"):  # another seed: another round's games
         main([*argv, "--resume", "--seed", "1"])
+    assert "holds no search games of this round; playing them" in capsys.readouterr().out
     (out / ei.GAMES_FILE).write_bytes(b"not an npz")
     with pytest.raises(SystemExit) as stop:
         main([*argv, "--resume"])
