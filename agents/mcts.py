@@ -34,7 +34,8 @@ are read as numbers; ``"none"`` leaves ``time_budget``/``rollout_limit`` unset).
   the search won 46 of 100 against the heuristic USMC, and 84 from the drawn set-up: docs/fair_play.md).
 
 A bad option or value raises one line (:class:`~fof_env.core.errors.OptionError`) naming the
-valid options. The defaults are exactly today's search (same statistics for the same seed).
+valid options. The defaults are the plain search below (same statistics for the same seed), but
+that an unseen placement is drawn (``setup=draw``), not searched.
 
 **Algorithm** (SO-ISMCTS, Cowling, Powley & Whitehouse, "Information Set Monte Carlo
 Tree Search", IEEE TCIAIG 2012). One search per decision, a fresh tree each time. Each
