@@ -480,17 +480,16 @@ class MCTSAgent:
         return max(legal, key=lambda a: (visits.get(a, -1), rewards.get(a, 0.0) / max(1, visits.get(a, 1))))
 
     def _setup_drawer(self):
-        """The bot that draws this side's unseen placements (``setup=draw``), built once from the
-        agent's RNG: the shipped ``ppo`` bot with ``prior=ppo`` where the side has a model, else the
-        game's heuristic; None for a game without a heuristic."""
+        """The bot that draws this side's unseen placements (``setup=draw``), seeded once from the
+        agent's RNG: with ``prior=ppo`` where the side has a model, the ``ppo`` bot the prior reads,
+        else the game's heuristic; None for a game without a heuristic."""
         if self._setup_bot is None:
             from agents.heuristic import heuristic_games, make_heuristic
 
             seed = self.rng.getrandbits(63)
             if self.prior == "ppo" and self._nets is not None and self._nets[self.player] is not None:
-                from agents.ppo import PPOAgent
-
-                self._setup_bot = PPOAgent(self.game, self.player, seed=seed)
+                self._setup_bot = self._nets[self.player]  # its probabilities do not depend on its seed
+                self._setup_bot.reseed(seed)
             elif self.game.name in heuristic_games():
                 self._setup_bot = make_heuristic(self.game, self.player, seed=seed)
             else:

@@ -169,7 +169,7 @@ def search(game: str, spec: str, player: int, decisions: int, seed: int = 0) -> 
     if key not in _cache:
         bots = [make_agent("heuristic", g, p, seed=seed + p) for p in (0, 1)]
         state, positions = g.new_initial_state(seed), []
-        unseen = getattr(g.new_initial_state(seed), "is_unseen_placement", None) is not None  # not in old trees
+        unseen = hasattr(state, "is_unseen_placement")  # not in old trees
         while not state.is_terminal and len(positions) < decisions:
             if state.current_player == player and len(state.legal_actions()) > 1 \
                     and not (unseen and state.is_unseen_placement()):  # drawn, not searched (mcts setup=draw)

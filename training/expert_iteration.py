@@ -52,6 +52,9 @@ from training.value_net import game_ranges, run_jobs
 
 __all__ = ["main", "play_search_games", "train_on_visits"]
 
+GAMES_FILE = "search_games.npz"  # a round's search games, so that --resume need not play them again
+_ROWS = ("obs", "mask", "target", "result", "game", "chosen")  # per searched decision
+
 
 def _search_job(job: tuple) -> dict[str, Any]:
     """One worker's share of the search games: observations, masks, visit targets, results."""
@@ -62,7 +65,7 @@ def _search_job(job: tuple) -> dict[str, Any]:
     game_name, player, spec, opponent, init, seed, first, count = job
     game = make_game(game_name)
     observer = PPOAgent(game, player, path=init)
-    rows: dict[str, list] = {"obs": [], "mask": [], "target": [], "result": [], "game": [], "chosen": []}
+    rows: dict[str, list] = {k: [] for k in _ROWS}
     wins = 0.0
     for i in range(first, first + count):
         observer.reseed((seed + i) * 2)  # its set-up draw (book or heuristic) is the game's, not entropy's
@@ -105,13 +108,9 @@ def play_search_games(game_name: str, player: int, spec: str, opponent: str, ini
     jobs = [(game_name, player, spec, opponent, init, seed, first, count)
             for first, count in game_ranges(games, workers)]  # fmt: skip
     parts = run_jobs(_search_job, jobs, workers)
-    out = {k: np.concatenate([p[k] for p in parts]) for k in ("obs", "mask", "target", "result", "game", "chosen")}
+    out = {k: np.concatenate([p[k] for p in parts]) for k in _ROWS}
     out["score"] = sum(p["wins"] for p in parts) / games
     return out
-
-
-GAMES_FILE = "search_games.npz"  # a round's search games, so that --resume need not play them again
-_ROWS = ("obs", "mask", "target", "result", "game", "chosen")
 
 
 def save_search_games(path: Path, data: dict[str, Any], key: dict[str, Any]) -> None:
@@ -216,19 +215,18 @@ def train_on_visits(init: str, data: dict[str, Any], epochs: int, learning_rate:
                     "learning_rate": learning_rate}  # fmt: skip
 
 
-def keep_setup_book(init: str, model: Path, game, side: str, sha256: str) -> Path | None:
+def keep_setup_book(init: str, init_card: dict[str, Any], model: Path, game, side: str, sha256: str) -> Path | None:
     """The init model's set-up book (:mod:`agents.setup_book`), bound to the new weights ``sha256`` and
     written beside ``model``: the search games drew the bot's unseen placements from it, so the new
     policy learned from those set-ups and its bot keeps drawing them. None where ``init`` has no book
-    that matches its own weights (its bot draws as the heuristic does, and so will the new one)."""
-    from agents.policy_io import read_model_card
+    that matches its own weights (``init_card``'s: its bot draws as the heuristic does, and so will the new one)."""
     from agents.setup_book import book_path, read_book, write_book
 
     where = book_path(init)
     if not where.exists():
         return None
     book = read_book(where, game, side)
-    if book.model_sha256 != read_model_card(init).get("weights", {}).get("sha256"):
+    if book.model_sha256 != init_card.get("weights", {}).get("sha256"):
         return None
     out = book_path(model)
     write_book(out, {**book.card, "model_sha256": sha256, "kept_from": {"book": where.name, "model_sha256": book.model_sha256}})
@@ -315,8 +313,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"expert_iteration: {args.games} games of {args.search} against {args.opponent} on {args.workers} "
           f"worker(s), then training and {args.eval_games} + {args.eval_games} evaluation games...", flush=True)
     start = time.perf_counter()
+    init_sha256 = sha256_of(Path(init).read_bytes())
     key = {"game": game.name, "side": side, "search": args.search, "opponent": args.opponent, "games": args.games,
-           "seed": args.seed, "init_sha256": sha256_of(Path(init).read_bytes())}  # fmt: skip
+           "seed": args.seed, "init_sha256": init_sha256}  # fmt: skip
     saved = args.out / GAMES_FILE
     try:
         data = load_search_games(saved, key) if args.resume else None
@@ -344,7 +343,7 @@ def main(argv: list[str] | None = None) -> int:
     init_card = read_model_card(init)
     card = {k: v for k, v in init_card.items() if k not in ("resume_commands", "selected", "final_evaluation")}
     card["weights"] = export_weights(policy, model)
-    kept = keep_setup_book(init, model, game, side, card["weights"]["sha256"])
+    kept = keep_setup_book(init, init_card, model, game, side, card["weights"]["sha256"])
     write_atomic(args.out / "model.json", (json.dumps(card, indent=1) + "\n").encode("utf-8"))  # evaluated next
     eval_seed = args.seed + 1_000_000
     new = _evaluate(game.name, player, str(model), args.opponent, args.eval_games, eval_seed, args.workers)
@@ -358,7 +357,7 @@ def main(argv: list[str] | None = None) -> int:
             "search": args.search, "opponent": args.opponent, "games": args.games, "seed": args.seed,
             "target": args.target,
             "search_score": round(data["score"], 4), "training": report,
-            "init": {"file": Path(init).name, "sha256": sha256_of(Path(init).read_bytes()),
+            "init": {"file": Path(init).name, "sha256": init_sha256,
                      "command": init_card.get("command")},
             "evaluation": {"new": _summary(new, side, args.opponent), "init": _summary(old, side, args.opponent),
                            "paired_gain": round(paired[0], 4), "paired_gain_95": round(paired[1], 4)},

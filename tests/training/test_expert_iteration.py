@@ -55,19 +55,21 @@ def test_the_bots_unseen_placements_are_its_set_up_books_not_the_searchs():
 def test_a_round_keeps_its_init_models_set_up_book_for_the_new_weights(tmp_path):
     game = fof_env.make_game("lost_and_found")
     init = str(shipped_model_path("lost_and_found", "taliban"))
-    kept = keep_setup_book(init, tmp_path / "model.safetensors", game, "taliban", "ab" * 32)
+    card = json.loads(book_path(init).with_name("lost_and_found-taliban.json").read_text())
+    kept = keep_setup_book(init, card, tmp_path / "model.safetensors", game, "taliban", "ab" * 32)
     assert kept == tmp_path / "model.setups.json"
     book, shipped = read_book(kept, game, "taliban"), read_book(book_path(init), game, "taliban")
     assert book.model_sha256 == "ab" * 32 and book.groups == shipped.groups
     assert book.card["kept_from"]["model_sha256"] == shipped.model_sha256
     sfo = str(shipped_model_path("strike_force_one", "us"))  # no book: none to keep
-    assert keep_setup_book(sfo, tmp_path / "b.safetensors", fof_env.make_game("strike_force_one"), "us", "0") is None
+    sfo_card = json.loads(book_path(sfo).with_name("strike_force_one-us.json").read_text())
+    assert keep_setup_book(sfo, sfo_card, tmp_path / "b.safetensors", fof_env.make_game("strike_force_one"), "us",
+                           "0") is None  # fmt: skip
     stale = tmp_path / "stale.safetensors"  # a book measured for other weights than its model's is not kept
     stale.write_bytes(b"")
-    card = json.loads(book_path(init).with_name("lost_and_found-taliban.json").read_text())
-    (tmp_path / "stale.json").write_text(json.dumps({**card, "weights": {**card["weights"], "sha256": "cd" * 32}}))
+    stale_card = {**card, "weights": {**card["weights"], "sha256": "cd" * 32}}
     write_book(book_path(stale), shipped.card)
-    assert keep_setup_book(str(stale), tmp_path / "c.safetensors", game, "taliban", "0") is None
+    assert keep_setup_book(str(stale), stale_card, tmp_path / "c.safetensors", game, "taliban", "0") is None
 
 
 def test_training_moves_the_policy_towards_the_targets():
