@@ -9,7 +9,8 @@ AlphaZero's policy target):
    ``seed + i``. With ``prior=ppo`` the search reads the policy being improved (``--init``; default
    the model shipped for the side). At every decision the search makes with more than one legal
    action, the policy's observation, the legal mask and the search's root **visit distribution** are
-   kept, and, once the game ends, its result for the side. The side's unseen placements
+   kept (with ``root=gumbel`` its **improved policy** ``softmax(logits + sigma(q))`` instead, the
+   target of Gumbel MuZero: :mod:`agents.gumbel_root`), and, once the game ends, its result for the side. The side's unseen placements
    (:mod:`agents.mixed_setup`) are not searched: the ``ppo`` bot of ``--init`` makes them as it
    would in play (its set-up book where one matches it, else the heuristic's draw), seeded by the
    game, so the policy learns from the set-ups its bot will draw.
@@ -50,7 +51,7 @@ import numpy as np
 
 from training.value_net import game_ranges, run_jobs
 
-__all__ = ["main", "play_search_games", "train_on_visits"]
+__all__ = ["main", "play_search_games", "search_target", "train_on_visits"]
 
 GAMES_FILE = "search_games.npz"  # a round's search games, so that --resume need not play them again
 _ROWS = ("obs", "mask", "target", "result", "game", "chosen")  # per searched decision
@@ -83,11 +84,7 @@ def _search_job(job: tuple) -> dict[str, Any]:
             elif mover == player and len(state.legal_actions()) > 1:
                 obs, mask = observer.observe(state), state.legal_mask()
                 action = searcher.act(state)
-                visits = searcher.last_search.visits
-                target = np.zeros(game.num_actions, dtype=np.float32)
-                total = sum(visits.values())
-                for a, n in visits.items():
-                    target[a] = n / total
+                target = search_target(searcher.last_search, game.num_actions)
                 rows["obs"].append(obs)
                 rows["mask"].append(mask)
                 rows["target"].append(target)
@@ -100,6 +97,19 @@ def _search_job(job: tuple) -> dict[str, Any]:
         rows["result"] += [result] * (len(rows["obs"]) - start)
         rows["game"] += [i] * (len(rows["obs"]) - start)
     return {**{k: np.asarray(v) for k, v in rows.items()}, "wins": wins, "games": count}
+
+
+def search_target(stats, num_actions: int) -> np.ndarray:
+    """The policy target of one search: its improved policy where it gives one (``root=gumbel``:
+    ``softmax(logits + sigma(q))``), else its root visit shares."""
+    target = np.zeros(num_actions, dtype=np.float32)
+    shares = stats.policy
+    if shares is None:
+        total = sum(stats.visits.values())
+        shares = {a: n / total for a, n in stats.visits.items()}
+    for a, p in shares.items():
+        target[a] = p
+    return target
 
 
 def play_search_games(game_name: str, player: int, spec: str, opponent: str, init: str, games: int, seed: int,

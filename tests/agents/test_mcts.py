@@ -277,6 +277,14 @@ def test_finds_the_winning_plan_that_random_play_misses():
     assert _soviet_wins("mcts", 8, simulations=300) >= 7
 
 
+def test_gumbel_root_selection_finds_it_when_it_considers_every_action():
+    """The same endgame with ``root=gumbel``: sequential halving over every legal action
+    (``considered=64``, more than the ~35 hexes) wins as the plain search does; over the default
+    16, drawn by Gumbel noise from a uniform prior, the one right hex is often not among them."""
+    assert _soviet_wins("mcts", 8, simulations=300, root="gumbel", considered=64) >= 7
+    assert _soviet_wins("mcts", 8, simulations=300, root="gumbel") <= 4
+
+
 # --------------------------------------------------- guided search (issue 14, item 4)
 # The options of a search guided by the game's heuristic bot and a position evaluation: heuristic
 # rollouts (with epsilon random actions), a cut-off with an evaluation, a heuristic prior (PUCT).
@@ -301,6 +309,11 @@ GUIDED = {
     "opponent_model": {"opponent": "heuristic", "prior": "heuristic", "rollout_limit": 12, "evaluation": "score"},
     # ... with the policy as prior and the searcher's value net at every leaf (agents/models/values)
     "value_net": {"opponent": "heuristic", "prior": "ppo", "rollout_limit": 0, "evaluation": "value", "batch": 4},
+    # ... with Gumbel sequential halving at the root (agents/gumbel_root.py)
+    "gumbel": {"root": "gumbel", "opponent": "heuristic", "prior": "ppo", "rollout_limit": 3, "evaluation": "value",
+               "batch": 4, "considered": 4},
+    "gumbel_heuristic_prior": {"root": "gumbel", "prior": "heuristic", "rollout": "heuristic", "rollout_limit": 20,
+                               "evaluation": "score"},
 }
 
 
@@ -348,6 +361,12 @@ def test_guided_options_from_a_command_line_spec():
         ({"prior_mix": "-0.1"}, "prior_mix must be in [0, 1]"),
         ({"batch": "0"}, "batch must be >= 1"),
         ({"batch": "many"}, "batch must be a number"),
+        ({"root": "puct"}, "root must be one of tree|gumbel"),
+        ({"root": "gumbel", "time_budget": "0.5"}, "root=gumbel plans its halving for a number of simulations"),
+        ({"considered": "0"}, "considered must be >= 1"),
+        ({"value_scale": "0"}, "value_scale must be > 0"),
+        ({"value_scale": "nan"}, "value_scale must be a finite number"),
+        ({"q_scale": "zscore"}, "q_scale must be one of bounds|minmax"),
         ({"rollot": "heuristic"}, "options: simulations (int)"),
     ],
 )
@@ -647,3 +666,34 @@ def test_the_value_evaluation_reads_the_searchers_own_net_for_player_0(monkeypat
     # every iteration's leaf was worth +0.5 to the searcher (no game ends in 0 decisions from here)
     assert sum(stats.rewards.values()) == pytest.approx(0.5 * sum(stats.visits.values()))
     assert repr(agent) == "mcts:simulations=12,rollout_limit=0,evaluation=value"
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+def test_gumbel_root_visits_by_sequential_halving_and_plays_among_the_most_visited(game_name):
+    """``root=gumbel``, 8 simulations, 4 actions considered: the halving table 0, 0, 0, 0, 1, 1, 2, 2
+    gives four root actions visits 3, 3, 1, 1; the action played is one of the two visited 3 times;
+    the improved policy is a distribution over the legal actions."""
+    checked = 0
+    for i, state in enumerate(positions(game_name, seed=4, count=12, every=5)):
+        legal = state.legal_actions()
+        if len(legal) < 4:
+            continue
+        agent = MCTSAgent(state.game, state.current_player, seed=i, simulations=8, root="gumbel", considered=4,
+                          rollout_limit=10, evaluation="score")
+        action = act_without_touching(agent, state)
+        stats = agent.last_search
+        assert sorted(stats.visits.values()) == [1, 1, 3, 3]
+        assert stats.visits[action] == 3
+        assert set(stats.policy) == set(legal) and sum(stats.policy.values()) == pytest.approx(1.0)
+        checked += 1
+    assert checked >= 3
+
+
+def test_the_gumbel_root_is_only_the_root():
+    """Below the root a Gumbel search selects as the tree search does: with one action
+    considered, every simulation goes through that action and the tree below it grows as usual."""
+    state = next(s for s in positions("strike_force_one", seed=2, count=10, every=3) if len(s.legal_actions()) > 2)
+    agent = MCTSAgent(state.game, state.current_player, seed=1, simulations=20, root="gumbel", considered=1)
+    action = act_without_touching(agent, state)
+    assert agent.last_search.visits == {action: 20}
+    assert agent.last_search.nodes > 2

@@ -148,3 +148,23 @@ def test_move_targets_are_one_hot_on_the_move_played():
 
     data = {"target": np.array([[0.5, 0.5, 0.0], [0.2, 0.3, 0.5]], dtype=np.float32), "chosen": np.array([1, 2])}
     assert move_targets(data).tolist() == [[0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+
+
+def test_a_gumbel_searchs_target_is_its_improved_policy():
+    """``root=gumbel``: the target is ``softmax(logits + sigma(q))`` over the legal actions, not the
+    halving's visit counts (with 6 simulations those are multiples of 1/6; the improved policy's
+    shares are not)."""
+    from agents.mcts import SearchStats
+    from training.expert_iteration import search_target
+
+    stats = SearchStats(6, 7, {1: 3, 2: 3}, {1: 1.0, 2: -1.0}, 0.0, {1: 0.9, 2: 0.07, 3: 0.03})
+    assert search_target(stats, 5).tolist() == pytest.approx([0.0, 0.9, 0.07, 0.03, 0.0])
+    plain = SearchStats(6, 7, {1: 4, 2: 2}, {1: 1.0, 2: -1.0}, 0.0)
+    assert search_target(plain, 3).tolist() == pytest.approx([0.0, 4 / 6, 2 / 6])
+    init = str(shipped_model_path("strike_force_one", "us"))
+    data = play_search_games("strike_force_one", 1, SEARCH + ",root=gumbel,considered=4", "heuristic", init,
+                             games=1, seed=3, workers=1)
+    assert np.allclose(data["target"].sum(1), 1.0)
+    assert not (data["target"][~data["mask"]] > 0).any()
+    assert (data["target"][data["mask"]] > 0).all()  # every legal action keeps a share
+    assert not np.allclose(data["target"] * 6, np.round(data["target"] * 6))
