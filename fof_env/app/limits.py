@@ -20,9 +20,11 @@ MAX_TIME_BUDGET_S = 600.0  # budget.time and mcts time_budget; the engine's --bo
 MAX_BOT_COUNT = 1_000  # decisions one 'bot' request may ask for
 MAX_ROLLOUT_LIMIT = 10_000  # mcts rollout_limit (decisions)
 MAX_BATCH = 256  # mcts batch (leaves per network call)
+MAX_CONSIDERED = 1_024  # mcts considered (root=gumbel: root actions sampled)
 MAX_EXPLORATION = 100.0  # mcts exploration constant
 MAX_SPEC_NUMBER = 1e6  # any other number in an agent spec (its absolute value)
-MAX_SPEC_INTS = {"simulations": (1, MAX_SIMULATIONS), "rollout_limit": (0, MAX_ROLLOUT_LIMIT), "batch": (1, MAX_BATCH)}
+MAX_SPEC_INTS = {"simulations": (1, MAX_SIMULATIONS), "rollout_limit": (0, MAX_ROLLOUT_LIMIT), "batch": (1, MAX_BATCH),
+                 "considered": (1, MAX_CONSIDERED)}
 MAX_SPEC_FLOATS = {"exploration": (0.0, MAX_EXPLORATION), "epsilon": (0.0, 1.0), "prior_mix": (0.0, 1.0)}
 BOT_REQUESTS_IN_FLIGHT = 1  # bot decisions one connection may have running at once
 MAX_SPECTATORS_PER_GAME = 16  # connections watching one game through its spectator link
@@ -50,6 +52,7 @@ def report(**engine_limits: Any) -> dict[str, Any]:
         "max_bot_count": MAX_BOT_COUNT,
         "max_rollout_limit": MAX_ROLLOUT_LIMIT,
         "max_batch": MAX_BATCH,
+        "max_considered": MAX_CONSIDERED,
         "max_exploration": MAX_EXPLORATION,
         "max_spec_number": MAX_SPEC_NUMBER,
         "bot_requests_in_flight": BOT_REQUESTS_IN_FLIGHT,

@@ -478,6 +478,8 @@ BAD_SPECS = (
     "mcts:time_budget=inf", "mcts:time_budget=nan", "mcts:simulations=1e9", "mcts:20001.0", "mcts:20001",
     "mcts:exploration=nan", "mcts:exploration=inf", "mcts:rollout_limit=1e12", "mcts:batch=1000000",
     "mcts:time_budget=1e300", "mcts:simulations=-5", "heuristic:temperature=nan", "random:x=1e999",
+    "mcts:root=gumbel,considered=2.5", "mcts:root=gumbel,considered=5000", "mcts:root=gumbel,value_scale=nan",
+    "mcts:root=gumbel,time_budget=1",
 )  # fmt: skip
 
 
@@ -517,6 +519,8 @@ def test_limits_are_one_set_shared_by_schema_code_and_hello(engine):
     assert defs["bot_request"]["properties"]["count"]["maximum"] == limits.MAX_BOT_COUNT == limits_reply["max_bot_count"]
     assert limits_reply["max_message_bytes"] == limits.MAX_MESSAGE_BYTES == 1 << 20
     assert "20,000 simulations" in (ROOT / "docs" / "protocol.md").read_text()
+    assert limits_reply["max_considered"] == limits.MAX_CONSIDERED == 1024
+    assert "`considered` 1,024" in (ROOT / "docs" / "protocol.md").read_text()
 
 
 class _Stubborn:
