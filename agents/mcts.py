@@ -297,6 +297,14 @@ def _fraction(value: Any, name: str, default: float) -> float:
     return number
 
 
+# The options a spec names only when they differ from these defaults, in the order it names them.
+_SPEC_DEFAULTS = (
+    ("time_budget", None), ("exploration", 1.0), ("rollout_limit", None), ("rollout", "random"), ("epsilon", 0.0),
+    ("evaluation", "none"), ("prior", "none"), ("prior_mix", 0.25), ("batch", 1), ("critic", "both"),
+    ("opponent", "tree"), ("setup", "draw"), ("root", "tree"), ("considered", 16), ("value_scale", 0.1),
+    ("q_scale", "bounds"),
+)  # fmt: skip
+
 class MCTSAgent:
     """Single-Observer ISMCTS, random rollouts by default (see the module docstring).
 
@@ -401,39 +409,8 @@ class MCTSAgent:
         self.stop = None  # a threading.Event: set, the search raises DecisionStopped (see agents.base.Agent)
 
     def __repr__(self) -> str:
-        extra = []
-        if self.time_budget is not None:
-            extra.append(f"time_budget={self.time_budget:g}")
-        if self.exploration != 1.0:
-            extra.append(f"exploration={self.exploration:g}")
-        if self.rollout_limit is not None:
-            extra.append(f"rollout_limit={self.rollout_limit}")
-        if self.rollout != "random":
-            extra.append(f"rollout={self.rollout}")
-        if self.epsilon:
-            extra.append(f"epsilon={self.epsilon:g}")
-        if self.evaluation != "none":
-            extra.append(f"evaluation={self.evaluation}")
-        if self.prior != "none":
-            extra.append(f"prior={self.prior}")
-        if self.prior_mix != 0.25:
-            extra.append(f"prior_mix={self.prior_mix:g}")
-        if self.batch != 1:
-            extra.append(f"batch={self.batch}")
-        if self.critic != "both":
-            extra.append(f"critic={self.critic}")
-        if self.opponent != "tree":
-            extra.append(f"opponent={self.opponent}")
-        if self.setup != "draw":
-            extra.append(f"setup={self.setup}")
-        if self.root != "tree":
-            extra.append(f"root={self.root}")
-        if self.considered != 16:
-            extra.append(f"considered={self.considered}")
-        if self.value_scale != 0.1:
-            extra.append(f"value_scale={self.value_scale:g}")
-        if self.q_scale != "bounds":
-            extra.append(f"q_scale={self.q_scale}")
+        extra = [f"{name}={value:g}" if isinstance(value, float) else f"{name}={value}"
+                 for name, default in _SPEC_DEFAULTS if (value := getattr(self, name)) != default]
         if not extra:
             return f"mcts:{self.simulations}"
         if self.time_budget is None:
