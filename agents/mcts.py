@@ -616,60 +616,50 @@ class MCTSAgent:
                 if edges is None:
                     edges = node.kids[key] = {}
                 forced = _gumbel_action(gumbel, it - 1, edges, root_pending, legal) if node is root and gumbel else None
-                if forced is not None:  # root=gumbel: sequential halving names the root action
-                    child = edges.get(forced)
-                    world.apply_unchecked(forced)
-                    if batched:
-                        root_pending[forced] = root_pending.get(forced, 0) + 1
-                    if child is None:
-                        child = edges[forced] = _Node()
-                        nodes += 1
-                        path.append((child, mover))
-                        if batched and not world.is_terminal:
-                            _queue_prior(child, world, nets, new_nodes)
-                        break
-                    node = child
-                    path.append((node, mover))
-                    continue
-                if use_prior:
-                    # PUCT: Q + c * P * sqrt(N) / (1 + n), P = the heuristic's choice in this world
-                    # (1 - prior_mix) or the PPO policy's probabilities, plus prior_mix spread evenly;
-                    # an untried action has the mean of its tried siblings.
-                    net = nets[mover] if nets is not None else None
-                    policy = None
-                    if net is not None and len(legal) > 1:
-                        policy = self._node_prior(node, key, net, world, legal)
-                        hint = max(legal, key=policy.__getitem__)
+                if forced is not None or use_prior:
+                    if forced is not None:  # root=gumbel: sequential halving names the root action
+                        best = forced
+                        if batched:
+                            root_pending[forced] = root_pending.get(forced, 0) + 1
                     else:
-                        hint = bots[mover].act(world) if len(legal) > 1 else legal[0]  # type: ignore[index]
-                    if node is root:
-                        hints[hint] = hints.get(hint, 0) + 1
-                    spread = mix / len(legal)
-                    total = 0
-                    value = 0.0
-                    for a in legal:
-                        kid = edges.get(a)
-                        if kid is not None:
-                            kid.avail += 1
-                            total += kid.visits
-                            value += kid.value
-                    root_n = sqrt(total + 1)
-                    fpu = value / total if total else 0.0  # an untried action: the mean of its tried siblings
-                    best = None
-                    best_score = -math.inf
-                    for a in legal:
-                        kid = edges.get(a)
-                        if policy is None:
-                            p = spread + (1.0 - mix if a == hint else 0.0)
+                        # PUCT: Q + c * P * sqrt(N) / (1 + n), P = the heuristic's choice in this world
+                        # (1 - prior_mix) or the PPO policy's probabilities, plus prior_mix spread evenly;
+                        # an untried action has the mean of its tried siblings.
+                        net = nets[mover] if nets is not None else None
+                        policy = None
+                        if net is not None and len(legal) > 1:
+                            policy = self._node_prior(node, key, net, world, legal)
+                            hint = max(legal, key=policy.__getitem__)
                         else:
-                            p = spread + (1.0 - mix) * policy[a]
-                        if kid is None or not kid.visits:
-                            score = fpu + c * p * root_n
-                        else:
-                            score = kid.value / kid.visits + c * p * root_n / (1 + kid.visits)
-                        if score > best_score:
-                            best_score = score
-                            best = a
+                            hint = bots[mover].act(world) if len(legal) > 1 else legal[0]  # type: ignore[index]
+                        if node is root:
+                            hints[hint] = hints.get(hint, 0) + 1
+                        spread = mix / len(legal)
+                        total = 0
+                        value = 0.0
+                        for a in legal:
+                            kid = edges.get(a)
+                            if kid is not None:
+                                kid.avail += 1
+                                total += kid.visits
+                                value += kid.value
+                        root_n = sqrt(total + 1)
+                        fpu = value / total if total else 0.0  # an untried action: the mean of its tried siblings
+                        best = None
+                        best_score = -math.inf
+                        for a in legal:
+                            kid = edges.get(a)
+                            if policy is None:
+                                p = spread + (1.0 - mix if a == hint else 0.0)
+                            else:
+                                p = spread + (1.0 - mix) * policy[a]
+                            if kid is None or not kid.visits:
+                                score = fpu + c * p * root_n
+                            else:
+                                score = kid.value / kid.visits + c * p * root_n / (1 + kid.visits)
+                            if score > best_score:
+                                best_score = score
+                                best = a
                     child = edges.get(best)  # type: ignore[arg-type]
                     world.apply_unchecked(best)  # type: ignore[arg-type]
                     if child is None:
