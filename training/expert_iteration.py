@@ -154,6 +154,16 @@ def load_search_games(path: Path, key: dict[str, Any]) -> dict[str, Any] | None:
     return data
 
 
+def _target_name(target: str, spec: str) -> str:
+    """What a round's ``--target`` fitted, as its card says it: ``move``, ``visits`` (the root's visit
+    shares) or ``improved_policy`` (``visits`` with a ``root=gumbel`` search, which gives one)."""
+    from agents.specs import parse_agent_spec
+
+    if target == "visits" and parse_agent_spec(spec)[1].get("root") == "gumbel":
+        return "improved_policy"
+    return target
+
+
 def move_targets(data: dict[str, Any]) -> np.ndarray:
     """One-hot targets on the move the search played (``--target move``), in place of its visit shares."""
     target = np.zeros_like(data["target"])
@@ -289,7 +299,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--target", choices=("visits", "move"), default="visits",
-                        help="the policy's target: the search's root visit shares, or its move played (one-hot)")
+                        help="the policy's target: the search's root visit shares (with root=gumbel its improved "
+                             "policy), or its move played (one-hot)")
     parser.add_argument("--resume", action="store_true",
                         help=f"read the search games from OUT/{GAMES_FILE} where this round saved them")
     parser.add_argument("--out", type=Path, required=True)
@@ -365,7 +376,7 @@ def main(argv: list[str] | None = None) -> int:
         "final_evaluation": [_summary(new, side, args.opponent)],
         "expert_iteration": {
             "search": args.search, "opponent": args.opponent, "games": args.games, "seed": args.seed,
-            "target": args.target,
+            "target": _target_name(args.target, args.search),
             "search_score": round(data["score"], 4), "training": report,
             "init": {"file": Path(init).name, "sha256": init_sha256,
                      "command": init_card.get("command")},

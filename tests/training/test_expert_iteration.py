@@ -168,3 +168,11 @@ def test_a_gumbel_searchs_target_is_its_improved_policy():
     assert not (data["target"][~data["mask"]] > 0).any()
     assert (data["target"][data["mask"]] > 0).all()  # every legal action keeps a share
     assert not np.allclose(data["target"] * 6, np.round(data["target"] * 6))
+
+
+def test_the_card_names_the_target_a_round_fitted():
+    from training.expert_iteration import _target_name
+
+    assert _target_name("visits", SEARCH) == "visits"
+    assert _target_name("visits", SEARCH + ",root=gumbel") == "improved_policy"
+    assert _target_name("move", SEARCH + ",root=gumbel") == "move"
