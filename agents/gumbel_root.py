@@ -20,7 +20,8 @@ with its defaults ``maxvisit_init=50``, ``value_scale=0.1``, min-max rescaling).
   dice game's (one determinization and one die sequence per visit) that lets noise overrule the
   prior: the Lost & Found Taliban search at 64 simulations won 30 of 100 with min-max rescaling
   (docs/search.md), where the policy alone wins 88.
-* The action played: among the actions visited most, the largest ``g + logits + sigma(q)``. The
+* The action played: among the actions visited most, the largest ``g + logits + sigma(q)``: a
+  sample, as a policy sampled at temperature 1 is, unless ``gumbel_scale`` is 0 (``g`` times it). The
   improved policy (the expert-iteration target): ``softmax(logits + sigma(q))`` over the legal actions.
 
 With exact Q values the action played is a sample of a policy at least as good as the prior
@@ -73,7 +74,9 @@ def mixed_value(raw_value: float | None, q: dict[int, float], visits: dict[int, 
 
 class GumbelRoot:
     """One search's root plan: ``legal`` (the root's legal actions), ``prior`` (``P(a)`` over them,
-    positive, summing to 1), ``rng`` (draws the Gumbel variables, in ``legal`` order).
+    positive, summing to 1), ``rng`` (draws the Gumbel variables, in ``legal`` order, each multiplied by
+    ``gumbel_scale``: 0 considers the prior's top actions and plays the best by ``logits + sigma(q)``,
+    with no sampling, as mctx's ``gumbel_scale=0`` for evaluation).
 
     :meth:`select` names the action simulation ``k`` forces at the root; :meth:`choose` the action
     played and :meth:`improved_policy` the target, both from the root's per-action visits and total
@@ -82,11 +85,11 @@ class GumbelRoot:
     """
 
     def __init__(self, legal: list[int], prior: dict[int, float], rng: random.Random, simulations: int,
-                 considered: int = 16, value_scale: float = 0.1, minmax: bool = False):
+                 considered: int = 16, value_scale: float = 0.1, minmax: bool = False, gumbel_scale: float = 1.0):
         self.legal = list(legal)
         self.logits = {a: math.log(max(prior[a], 1e-30)) for a in self.legal}
         self.prior = dict(prior)
-        self.gumbel = {a: -math.log(-math.log(max(rng.random(), 1e-300))) for a in self.legal}
+        self.gumbel = {a: gumbel_scale * -math.log(-math.log(max(rng.random(), 1e-300))) for a in self.legal}
         self.table = considered_visits(min(considered, len(self.legal)), simulations)
         self.value_scale = value_scale
         self.minmax = minmax

@@ -4,7 +4,7 @@ optionally guided by the game's heuristic bot and a position evaluation.
 ``MCTSAgent(game, player, seed=None, simulations=200, time_budget=None, exploration=1.0,
 rollout_limit=None, rollout="random", epsilon=0.0, evaluation="none", prior="none",
 prior_mix=0.25, batch=1, critic="both", opponent="tree", setup="draw", root="tree", considered=16,
-value_scale=0.1, q_scale="bounds")``; the agent spec ``"mcts:200"`` is ``simulations=200``, and
+value_scale=0.1, q_scale="bounds", gumbel_scale=1.0)``; the agent spec ``"mcts:200"`` is ``simulations=200``, and
 ``"mcts:time_budget=0.05,exploration=1.4"`` sets keywords (strings from the command line
 are read as numbers; ``"none"`` leaves ``time_budget``/``rollout_limit`` unset). Options:
 
@@ -37,7 +37,8 @@ are read as numbers; ``"none"`` leaves ``time_budget``/``rollout_limit`` unset).
   sequential halving over the Gumbel-top-``considered`` actions (default 16) of the root's prior,
   weighing the values by ``value_scale`` (default 0.1), their Q mapped to [0, 1] from the rewards'
   bounds (``q_scale=bounds``, default) or from the node's least and largest (``q_scale=minmax``, as
-  mctx) (see "Gumbel root"); needs ``simulations``, not ``time_budget``.
+  mctx), the Gumbel noise times ``gumbel_scale`` (default 1: the move played is a sample; 0: the
+  best, as mctx evaluates) (see "Gumbel root"); needs ``simulations``, not ``time_budget``.
 
 A bad option or value raises one line (:class:`~fof_env.core.errors.OptionError`) naming the
 valid options. The defaults are the plain search below (same statistics for the same seed), but
@@ -118,12 +119,14 @@ any node's is: the PPO policy as it is (the Gumbel noise explores; with ``prior_
 at the root as well the Lost & Found Taliban search at 64 simulations won 49 of 100 against the
 heuristic USMC, without it 88), the heuristic's choice with ``prior_mix`` spread evenly, uniform with
 ``prior=none``; its raw value is the evaluation of that world (none without ``evaluation``). Each
-root action draws a Gumbel variable ``g`` from the agent's RNG; simulation ``k`` descends through
+root action draws a Gumbel variable ``g`` from the agent's RNG (times ``gumbel_scale``); simulation ``k`` descends through
 the root action the halving table names (the Gumbel-top-``considered`` actions of ``g + log P`` once
 each, then the better half by ``g + log P + sigma(q)`` again, ...), and below it as the tree does.
 The action played is, among the most visited, the largest ``g + log P + sigma(q)``, not simply the
 most visited: with few simulations PUCT under a sharp prior plays the prior's move (99.5% of the
-Lost & Found Taliban's decisions at 64 simulations), where here the values can overrule it.
+Lost & Found Taliban's decisions at 64 simulations), where here the values can overrule it. With
+``g`` the move is a sample, as a policy sampled at temperature 1 (the expert-iteration search games
+want the spread); ``gumbel_scale=0`` considers the prior's top actions and plays the best.
 ``last_search.policy`` is the improved policy ``softmax(log P + sigma(q))``, the expert-iteration
 target. Actions outside the ``considered`` are never tried: with a uniform prior and more legal
 actions than that, a one-in-35 move is found about half the time (tests/agents/test_mcts.py).
@@ -275,7 +278,8 @@ _OPTIONS = (
     "opponent (tree|heuristic), setup (draw|search: an unseen placement drawn as the side's bots draw it, or searched), "
     "root (tree|gumbel: the root selects as every node, or by Gumbel sequential halving), considered (int: "
     "root=gumbel's actions sampled), value_scale (float > 0: root=gumbel's weight of the values against the prior), "
-    "q_scale (bounds|minmax: root=gumbel's Q mapped to [0, 1] from [-1, 1] or from the node's least and largest)"
+    "q_scale (bounds|minmax: root=gumbel's Q mapped to [0, 1] from [-1, 1] or from the node's least and largest), "
+    "gumbel_scale (float >= 0: root=gumbel's noise; 0 plays the best, not a sample)"
 )
 
 
@@ -302,7 +306,7 @@ _SPEC_DEFAULTS = (
     ("time_budget", None), ("exploration", 1.0), ("rollout_limit", None), ("rollout", "random"), ("epsilon", 0.0),
     ("evaluation", "none"), ("prior", "none"), ("prior_mix", 0.25), ("batch", 1), ("critic", "both"),
     ("opponent", "tree"), ("setup", "draw"), ("root", "tree"), ("considered", 16), ("value_scale", 0.1),
-    ("q_scale", "bounds"),
+    ("q_scale", "bounds"), ("gumbel_scale", 1.0),
 )  # fmt: skip
 
 class MCTSAgent:
@@ -337,6 +341,7 @@ class MCTSAgent:
         considered: int = 16,
         value_scale: float = 0.1,
         q_scale: str = "bounds",
+        gumbel_scale: float = 1.0,
         **unknown: Any,
     ):
         if unknown:
@@ -374,6 +379,10 @@ class MCTSAgent:
             raise OptionError(f"mcts: value_scale must be > 0, got {value_scale!r}")
         self.value_scale = 0.1 if scale is None else scale
         self.q_scale = _choice(q_scale, "q_scale", ("bounds", "minmax"))
+        noise = _optional_number(gumbel_scale, float, "gumbel_scale")
+        if noise is not None and noise < 0:
+            raise OptionError(f"mcts: gumbel_scale must be >= 0, got {gumbel_scale!r}")
+        self.gumbel_scale = 1.0 if noise is None else noise
         self._gumbel: Any = None  # root=gumbel: the latest search's GumbelRoot
         self.epsilon = _fraction(epsilon, "epsilon", 0.0)
         self.prior_mix = _fraction(prior_mix, "prior_mix", 0.25)
@@ -763,7 +772,7 @@ class MCTSAgent:
         else:
             prior = dict.fromkeys(legal, 1.0 / len(legal))
         plan = GumbelRoot(legal, prior, self.rng, self.simulations, self.considered, self.value_scale,
-                          minmax=self.q_scale == "minmax")
+                          minmax=self.q_scale == "minmax", gumbel_scale=self.gumbel_scale)
         if position_value is not None:
             v = position_value(world)
             plan.raw_value = v if me == 0 else -v

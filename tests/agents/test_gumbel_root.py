@@ -126,3 +126,18 @@ def test_a_zero_prior_is_a_floor_not_an_error():
     root = GumbelRoot([1, 2], {1: 1.0, 2: 0.0}, _Uniforms([0.5, 0.5]), 2, 2)
     assert root.logits[2] == pytest.approx(math.log(1e-30))
     assert root.improved_policy({1: 1, 2: 1}, {1: 0.0, 2: 1.0})[1] == pytest.approx(1.0)
+
+
+def test_gumbel_scale_zero_considers_the_prior_top_and_plays_the_best():
+    """``gumbel_scale=0``: no noise. Prior 0.5, 0.1, 0.3, 0.1 over four actions, two considered:
+    the first two simulations visit actions 1 and 3 (the two largest priors), whatever the
+    uniforms; with equal values the move played is action 1 (logit log 0.5 over log 0.3), and with
+    Q(3) = +1 against Q(1) = -1 it is action 3 (sigma gap (50 + 2) * 0.1 = 5.2 over the logit gap
+    log(0.5 / 0.3) = 0.51)."""
+    prior = {1: 0.5, 2: 0.1, 3: 0.3, 4: 0.1}
+    root = GumbelRoot([1, 2, 3, 4], prior, _Uniforms([0.01, 0.99, 0.02, 0.98]), 4, 2, gumbel_scale=0.0)
+    assert root.gumbel == {1: 0.0, 2: 0.0, 3: 0.0, 4: 0.0}
+    assert root.select(0, {}, {}, {}) == 1
+    assert root.select(1, {1: 1}, {1: 1}, {1: 0.0}) == 3
+    assert root.choose({1: 2, 3: 2}, {1: 0.0, 3: 0.0}) == 1
+    assert root.choose({1: 2, 3: 2}, {1: -2.0, 3: 2.0}) == 3

@@ -367,6 +367,7 @@ def test_guided_options_from_a_command_line_spec():
         ({"value_scale": "0"}, "value_scale must be > 0"),
         ({"value_scale": "nan"}, "value_scale must be a finite number"),
         ({"q_scale": "zscore"}, "q_scale must be one of bounds|minmax"),
+        ({"gumbel_scale": "-1"}, "gumbel_scale must be >= 0"),
         ({"rollot": "heuristic"}, "options: simulations (int)"),
     ],
 )
