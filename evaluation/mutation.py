@@ -5,7 +5,7 @@ that cover that package run against it, and a failing test "kills" it. A mutant 
 kills is a behaviour no test pins (or an equivalent change: the survivors are printed
 for a person to judge, and ``docs/mutation.md`` records the verdicts).
 
-Two kinds of mutants, per package (``PACKAGES``: the rule systems and the env layer, from
+Two kinds of mutants, per package (``PACKAGES``: the rule systems, the env layer and the search's Gumbel root, from
 ``evaluation/mutation_plan.json``, the plan: which modules, which tests pin them):
 
 * **sampled**: every mutation point of the package's modules (inside functions only, not

@@ -141,3 +141,30 @@ def test_gumbel_scale_zero_considers_the_prior_top_and_plays_the_best():
     assert root.select(1, {1: 1}, {1: 1}, {1: 0.0}) == 3
     assert root.choose({1: 2, 3: 2}, {1: 0.0, 3: 0.0}) == 1
     assert root.choose({1: 2, 3: 2}, {1: -2.0, 3: 2.0}) == 3
+
+
+def test_past_the_end_of_the_table_simulations_go_on_with_the_most_visited():
+    """A search that runs past its plan (a ``bot`` request's time budget, a batch's pending
+    descents): simulation 4 of a 4-simulation plan, table 0, 0, 1, 1, visits the best by score
+    among the most visited, here action 4 (1 and 4 twice each, Q(4) = +1 against Q(1) = -1)."""
+    root = GumbelRoot([1, 2, 3, 4], dict.fromkeys([1, 2, 3, 4], 0.25), _Uniforms([0.9, 0.1, 0.5, 0.7]), 4, 2)
+    assert len(root.table) == 4
+    assert root.select(4, {1: 2, 4: 2}, {1: 2, 4: 2}, {1: -2.0, 4: 2.0}) == 4
+    assert root.select(9, {1: 2, 4: 3}, {1: 2, 4: 3}, {1: 2.0, 4: -3.0}) == 4  # the most visited, whatever Q
+
+
+def test_an_unvisited_action_is_never_played():
+    """Every considered action visited once and the other two never: the move is one of the
+    visited two, though action 3's completed Q (the mixed value (1 + 2 x -1) / 3 = -1/3, over the
+    visited actions' -1) and its noise (-log(-log 0.99) = 4.60 against 0.37) would score it higher."""
+    root = GumbelRoot([1, 2, 3, 4], dict.fromkeys([1, 2, 3, 4], 0.25), _Uniforms([0.5, 0.5, 0.99, 0.5]), 2, 2)
+    root.raw_value = 1.0
+    assert root.choose({1: 1, 2: 1}, {1: -1.0, 2: -1.0}) in (1, 2)
+    assert root.choose({}, {}) == 3  # nothing visited: every action is "most visited", the noise decides
+
+
+def test_the_improved_policy_stays_finite_with_large_values():
+    """``value_scale=100``: sigma up to (50 + 1) * 100 = 5,100, far past exp's range; the softmax
+    is taken from its maximum, so the policy is 1 on the best action and 0 elsewhere, not an error."""
+    root = GumbelRoot([1, 2], {1: 0.5, 2: 0.5}, _Uniforms([0.5, 0.5]), 2, 2, value_scale=100.0)
+    assert root.improved_policy({1: 1, 2: 1}, {1: 1.0, 2: -1.0}) == {1: 1.0, 2: 0.0}
